@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Creates .venv with the engine installed in editable mode and its dev tools, when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv" >&2
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.tapegrad-setup
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing tapegrad (editable) with dev extras" >&2
+  .venv/bin/python -m pip install -q --upgrade pip >&2
+  .venv/bin/python -m pip install -q -e ".[dev]" >&2
+  touch "$stamp"
+fi
