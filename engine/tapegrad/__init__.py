@@ -1,0 +1,60 @@
+"""tapegrad: automatic differentiation you can see.
+
+A TensorFlow-compatible ``GradientTape`` on NumPy. Tutorial code runs with only the import
+changed::
+
+    import tapegrad as tf
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    print(tape.gradient(y, x))   # tf.Tensor(6.0, shape=(), dtype=float32)
+"""
+import logging as _logging
+import sys as _sys
+
+from . import dtypes, errors, nest  # noqa: F401
+from .dtypes import (  # noqa: F401
+    DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half, int8,
+    int16, int32, int64, string, uint8,
+)
+from .tensor import Tensor, TensorShape, constant, convert_to_tensor, is_tensor  # noqa: F401
+from .variables import Variable  # noqa: F401
+from .ops import operators as _operators  # noqa: F401  (attaches +, *, @, [] ...)
+from .ops.math_ops import (  # noqa: F401
+    abs, add, add_n, cast, clip_by_value, cos, cumprod, cumsum, divide, equal, exp, floor,
+    greater, greater_equal, identity, less, less_equal, log, logical_and, logical_not,
+    logical_or, matmul, maximum, minimum, multiply, negative, not_equal, pow, realdiv,
+    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sin,
+    sqrt, square, stop_gradient, subtract, tan, tanh, truediv, where,
+)
+from .ops.array_ops import (  # noqa: F401
+    broadcast_to, concat, expand_dims, eye, fill, linspace, ones, ones_like, rank, reshape,
+    shape, size, squeeze, stack, transpose, unstack, zeros, zeros_like,
+)
+from .ops.array_ops import range_ as range, slice_ as slice  # noqa: F401
+from .tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .forward import ForwardAccumulator as _ForwardAccumulator
+from .module import Module  # noqa: F401
+from . import image, keras, linalg, math, nn, random  # noqa: F401
+from . import test_util  # noqa: F401
+
+newaxis = None
+__version__ = "0.1.0"
+
+
+class autodiff:  # noqa: N801 - a namespace, as ``tf.autodiff``
+    ForwardAccumulator = _ForwardAccumulator
+
+
+def _setup_logging():
+    """Warnings print as ``WARNING:tapegrad:<TensorFlow's text>`` on stderr, like TF's logger."""
+    log = _logging.getLogger("tapegrad")
+    if not log.handlers:
+        handler = _logging.StreamHandler(_sys.stderr)
+        handler.setFormatter(_logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+        log.setLevel(_logging.WARNING)
+
+
+_setup_logging()

@@ -1,0 +1,358 @@
+"""Shape and indexing primitives (all linear: their JVP is themselves) and tensor constructors."""
+import numpy as np
+
+from .. import dtypes
+from ..errors import InvalidArgumentError
+from ..recording import bind
+from ..table import deflinear, primitive
+from ..tensor import Tensor, convert_to_tensor, wrap
+from . import convert
+from .math_ops import unbroadcast
+
+
+def _shape(x):
+    return x._value.shape
+
+
+def _fmt(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+# -- reshape, transpose, broadcast ----------------------------------------------------------------
+def _reshape_error(inputs, attrs, exc):
+    x = inputs[0]
+    return (f"Input to reshape is a tensor with {x._value.size} values, but the requested shape "
+            f"has {int(np.prod([d for d in attrs['shape'] if d != -1]))} ({_fmt(attrs['shape'])})")
+
+
+RESHAPE = primitive("Reshape", lambda x, shape: np.reshape(x, shape), _reshape_error)
+deflinear(RESHAPE, lambda g, ans, x, shape: reshape(g, _shape(x)))
+
+
+def _as_shape(shape):
+    if isinstance(shape, Tensor):
+        shape = shape._value.tolist()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(d) if not isinstance(d, Tensor) else int(d._value) for d in shape)
+
+
+def reshape(tensor, shape, name=None):
+    """Same values, new shape; one dimension may be -1."""
+    x = convert.tensor(tensor)
+    shape = _as_shape(shape)
+    if shape == x._value.shape:
+        return bind(RESHAPE, (x,), {"shape": shape}) if _recording() else x
+    return bind(RESHAPE, (x,), {"shape": shape})
+
+
+def _recording():
+    from ..recording import active
+    return bool(active)
+
+
+TRANSPOSE = primitive("Transpose", lambda x, perm: np.ascontiguousarray(np.transpose(x, perm)))
+deflinear(TRANSPOSE, lambda g, ans, x, perm: transpose(g, tuple(int(i) for i in np.argsort(perm))))
+
+
+def transpose(a, perm=None, conjugate=False, name=None):
+    """Permutes axes (reverses them when ``perm`` is None)."""
+    x = convert.tensor(a)
+    nd = x._value.ndim
+    perm = tuple(range(nd))[::-1] if perm is None else _as_shape(perm)
+    if sorted(p % nd if nd else p for p in perm) != list(range(nd)):
+        raise InvalidArgumentError(f"transpose expects a permutation of {nd} axes, got {list(perm)} "
+                                   f"[Op:Transpose]")
+    return bind(TRANSPOSE, (x,), {"perm": tuple(p % nd for p in perm)})
+
+
+def matrix_transpose(a, name=None, conjugate=False):
+    x = convert.tensor(a)
+    nd = x._value.ndim
+    if nd < 2:
+        raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got shape {x.shape}")
+    perm = tuple(range(nd - 2)) + (nd - 1, nd - 2)
+    return transpose(x, perm)
+
+
+def _broadcast_error(inputs, attrs, exc):
+    return (f"Unable to broadcast tensor of shape {_fmt(_shape(inputs[0]))} to tensor of shape "
+            f"{_fmt(attrs['shape'])}")
+
+
+BROADCAST_TO = primitive("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape).copy(),
+                         _broadcast_error)
+deflinear(BROADCAST_TO, lambda g, ans, x, shape: unbroadcast(g, _shape(x)))
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    x = convert.tensor(input)
+    shape = _as_shape(shape)
+    if x._value.shape == shape:
+        return x
+    return bind(BROADCAST_TO, (x,), {"shape": shape})
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    x = convert.tensor(input)
+    nd = x._value.ndim
+    axis = int(axis)
+    if not -nd - 1 <= axis <= nd:
+        raise InvalidArgumentError(f"Tried to expand dim index {axis} for tensor with {nd} "
+                                   f"dimensions. [Op:ExpandDims]")
+    axis = axis % (nd + 1)
+    shape = _shape(x)[:axis] + (1,) + _shape(x)[axis:]
+    return bind(RESHAPE, (x,), {"shape": shape})
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    x = convert.tensor(input)
+    shape = _shape(x)
+    if axis is None:
+        new = tuple(d for d in shape if d != 1)
+    else:
+        axes = {a % len(shape) for a in ((axis,) if isinstance(axis, int) else axis)}
+        for a in axes:
+            if shape[a] != 1:
+                raise InvalidArgumentError(f"Can not squeeze dim[{a}], expected a dimension of 1, "
+                                           f"got {shape[a]} [Op:Squeeze]")
+        new = tuple(d for i, d in enumerate(shape) if i not in axes)
+    return bind(RESHAPE, (x,), {"shape": new})
+
+
+# -- joining ------------------------------------------------------------------------------------
+def _concat_error(inputs, attrs, exc):
+    return ("ConcatOp : Dimension mismatch in inputs along axis other than " +
+            str(attrs["axis"]) + ": " + " vs. ".join(_fmt(_shape(x)) for x in inputs))
+
+
+def _concat_vjp(g, ans, inputs, attrs, wanted):
+    axis = attrs["axis"]
+    out, start = [], 0
+    for x, w in zip(inputs, wanted):
+        n = _shape(x)[axis]
+        if w:
+            idx = (slice(None),) * axis + (slice(start, start + n),)
+            out.append(getitem(g, idx))
+        else:
+            out.append(None)
+        start += n
+    return out
+
+
+CONCAT = primitive("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_error)
+deflinear(CONCAT)
+CONCAT.vjp = _concat_vjp
+
+
+def concat(values, axis, name=None):
+    """Joins tensors along an existing axis."""
+    xs = convert.same_dtype(list(values), "ConcatV2")
+    if not xs:
+        raise ValueError("tf.concat needs at least one tensor")
+    nd = xs[0]._value.ndim
+    axis = int(axis)
+    if not -nd <= axis < max(nd, 1):
+        raise InvalidArgumentError(f"ConcatOp : Expected concatenating dimensions in the range "
+                                   f"[{-nd}, {nd}), but got {axis} [Op:ConcatV2]")
+    if len(xs) == 1:
+        return xs[0]
+    return bind(CONCAT, tuple(xs), {"axis": axis % nd})
+
+
+def _stack_vjp(g, ans, inputs, attrs, wanted):
+    axis = attrs["axis"]
+    return [getitem(g, (slice(None),) * axis + (i,)) if w else None
+            for i, w in enumerate(wanted)]
+
+
+def _stack_error(inputs, attrs, exc):
+    return "Shapes of all inputs must match: " + " != ".join(_fmt(_shape(x)) for x in inputs)
+
+
+PACK = primitive("Pack", lambda *xs, axis: np.stack(xs, axis=axis), _stack_error)
+deflinear(PACK)
+PACK.vjp = _stack_vjp
+
+
+def stack(values, axis=0, name=None):
+    """Joins tensors of one shape along a new axis."""
+    xs = convert.same_dtype(list(values), "Pack")
+    if not xs:
+        raise ValueError("tf.stack needs at least one tensor")
+    nd = xs[0]._value.ndim + 1
+    axis = int(axis)
+    if not -nd <= axis < nd:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    return bind(PACK, tuple(xs), {"axis": axis % nd})
+
+
+def unstack(value, num=None, axis=0, name=None):
+    x = convert.tensor(value)
+    nd = x._value.ndim
+    axis = int(axis) % nd
+    return [getitem(x, (slice(None),) * axis + (i,)) for i in range(_shape(x)[axis])]
+
+
+# -- indexing -------------------------------------------------------------------------------------
+_INDEX_HELP = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+               "tf.int32/tf.int64 tensors are valid indices, got {!r}")
+
+
+def _normalize_index(key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis:
+            out.append(k)
+        elif isinstance(k, slice):
+            out.append(slice(*(None if v is None else _int_index(v, k) for v in (k.start, k.stop, k.step))))
+        else:
+            out.append(_int_index(k, k))
+    return tuple(out)
+
+
+def _int_index(v, original):
+    if isinstance(v, bool) or isinstance(v, np.bool_):
+        raise TypeError(_INDEX_HELP.format(original))
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, Tensor) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
+        return int(v._value)
+    from ..variables import Variable
+    if isinstance(v, Variable) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
+        return int(v._value)
+    raise TypeError(_INDEX_HELP.format(original))
+
+
+def _slice_error(inputs, attrs, exc):
+    return f"{exc} (indexing a tensor of shape {_fmt(_shape(inputs[0]))} with {attrs['index']})"
+
+
+def _slice_impl(x, index):
+    r = x[index]
+    return r if isinstance(r, np.ndarray) else np.asarray(r)
+
+
+def _slice_grad_impl(g, shape, index):
+    out = np.zeros(shape, g.dtype)
+    out[index] = g
+    return out
+
+
+STRIDED_SLICE = primitive("StridedSlice", _slice_impl, _slice_error)
+STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _slice_grad_impl)
+deflinear(STRIDED_SLICE, lambda g, ans, x, index: bind(
+    STRIDED_SLICE_GRAD, (g,), {"shape": _shape(x), "index": index}))
+deflinear(STRIDED_SLICE_GRAD, lambda g, ans, x, shape, index: getitem(g, index))
+
+
+def getitem(x, key):
+    """``x[key]`` with basic indexing (ints, slices with steps, negative indices, None, ...)."""
+    x = convert.tensor(x)
+    index = _normalize_index(key)
+    ints = sum(1 for k in index if k is not None and k is not Ellipsis)
+    if ints > x._value.ndim:
+        raise IndexError(f"Index out of range: {ints} indices for a tensor of rank {x._value.ndim} "
+                         f"(shape {_fmt(_shape(x))}) [Op:StridedSlice]")
+    for axis, k in enumerate(k for k in index if k is not None and k is not Ellipsis):
+        if isinstance(k, int) and Ellipsis not in index:
+            n = _shape(x)[axis]
+            if not -n <= k < n:
+                from ..errors import InvalidArgumentError as E
+                raise E(f"slice index {k} of dimension {axis} out of bounds. [Op:StridedSlice] "
+                        f"name: strided_slice/")
+    return bind(STRIDED_SLICE, (x,), {"index": index})
+
+
+def slice_(input_, begin, size, name=None):
+    x = convert.tensor(input_)
+    begin = _as_shape(begin)
+    size = _as_shape(size)
+    idx = tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))
+    return getitem(x, idx)
+
+
+# -- constructors (constants: not recorded) -------------------------------------------------------
+def _dt(dtype, default=dtypes.float32):
+    return dtypes.as_dtype(dtype if dtype is not None else default)._np
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    return wrap(np.zeros(_as_shape(shape), _dt(dtype)))
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    return wrap(np.ones(_as_shape(shape), _dt(dtype)))
+
+
+def fill(dims, value, name=None):
+    v = convert_to_tensor(value)
+    return wrap(np.full(_as_shape(dims), v._value, v._value.dtype))
+
+
+def _like(input, dtype):  # noqa: A002
+    from ..variables import Variable
+    if isinstance(input, (Tensor, Variable)):
+        arr = input._value
+    else:
+        arr = convert_to_tensor(input)._value
+    return arr.shape, (dtypes.as_dtype(dtype)._np if dtype is not None else arr.dtype)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    shape, dt = _like(input, dtype)
+    return wrap(np.zeros(shape, dt))
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    shape, dt = _like(input, dtype)
+    return wrap(np.ones(shape, dt))
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=_dt(dtype))
+    if batch_shape is not None:
+        m = np.broadcast_to(m, _as_shape(batch_shape) + m.shape).copy()
+    return wrap(m)
+
+
+def range_(start, limit=None, delta=1, dtype=None, name="range"):
+    """Like Python's range; float arguments give float32, ints int32."""
+    if limit is None:
+        start, limit = 0, start
+    vals = [convert_to_tensor(v) if not isinstance(v, Tensor) else v for v in (start, limit, delta)]
+    kinds = [v._value.dtype for v in vals]
+    if dtype is not None:
+        dt = _dt(dtype)
+    elif any(k.kind == "f" for k in kinds):
+        dt = max((k for k in kinds if k.kind == "f"), key=lambda k: k.itemsize)
+    else:
+        dt = max(kinds, key=lambda k: k.itemsize)
+    s, lim, d = (v._value.item() for v in vals)
+    if d == 0:
+        raise InvalidArgumentError("Requires delta != 0: 0 [Op:Range]")
+    return wrap(np.arange(s, lim, d).astype(dt))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive (float32 for floats)."""
+    s = convert_to_tensor(start)
+    e = convert_to_tensor(stop, dtype=s.dtype) if not isinstance(stop, Tensor) else stop
+    if s._value.dtype.kind not in "f":
+        raise TypeError(f"tf.linspace needs float start/stop, got {s.dtype.name}")
+    n = int(num)
+    return wrap(np.linspace(s._value, e._value, n, axis=axis).astype(s._value.dtype))
+
+
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return wrap(np.array(convert.tensor(input)._value.shape, dtype=_dt(out_type)))
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    return wrap(np.array(convert.tensor(input)._value.size, dtype=_dt(out_type)))
+
+
+def rank(input, name=None):  # noqa: A002
+    return wrap(np.array(convert.tensor(input)._value.ndim, dtype=np.int32))

@@ -1,0 +1,61 @@
+"""Turning op arguments into Tensors of one dtype, with TensorFlow's rules and messages."""
+from ..errors import InvalidArgumentError
+from ..tensor import EagerTensor, Tensor, convert_to_tensor
+from ..variables import Variable
+
+# TensorFlow's names for dtypes inside op error messages.
+_TF_TYPE = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def tf_type_name(dtype_name):
+    return _TF_TYPE.get(dtype_name, dtype_name)
+
+
+def tensor(x):
+    """One argument as a Tensor (a Variable is read, which a tape may record)."""
+    if type(x) is EagerTensor:
+        return x
+    if isinstance(x, Variable):
+        return x.read_value()
+    return convert_to_tensor(x)
+
+
+def same_dtype(args, op_name):
+    """Arguments as Tensors of one dtype. Python values take the dtype of the first tensor;
+    two tensors of different dtypes are an error, as in TensorFlow."""
+    ref = None
+    for a in args:
+        if isinstance(a, (Tensor, Variable)):
+            ref = a
+            break
+    out = []
+    dtype = None
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            t = a
+        elif isinstance(a, Variable):
+            t = a.read_value()
+        elif ref is not None:
+            t = convert_to_tensor(a, dtype=ref.dtype)
+        elif dtype is not None:
+            t = convert_to_tensor(a, dtype=dtype)
+        else:
+            t = convert_to_tensor(a)
+        if dtype is None:
+            dtype = t.dtype
+        elif t._value.dtype != dtype._np:
+            raise InvalidArgumentError(
+                f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
+                f"{tf_type_name(dtype.name)} tensor but is a {tf_type_name(t.dtype.name)} tensor "
+                f"[Op:{op_name}]")
+        out.append(t)
+    return out
+
+
+def binary(x, y, op_name):
+    """Fast path of ``same_dtype`` for two arguments."""
+    if type(x) is EagerTensor and type(y) is EagerTensor:
+        if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
+            return same_dtype((x, y), op_name)
+        return x, y
+    return same_dtype((x, y), op_name)

@@ -1,0 +1,81 @@
+"""Python operators on Tensor and Variable (``+``, ``@``, ``x[1:, None]``, ``x > 0``, ...)."""
+from ..errors import InvalidArgumentError
+from ..tensor import Tensor
+from ..variables import Variable
+from . import array_ops, math_ops as m
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    try:
+        return m.equal(self, other)
+    except (InvalidArgumentError, TypeError, ValueError):
+        return False
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    try:
+        return m.not_equal(self, other)
+    except (InvalidArgumentError, TypeError, ValueError):
+        return True
+
+
+def _logical_or_bitwise(logical, bitwise):
+    def op(x, y):
+        xv = x if isinstance(x, (Tensor, Variable)) else None
+        if xv is not None and xv._value.dtype.kind == "b":
+            return logical(x, y)
+        from ..tensor import wrap
+        a, b = m.convert.binary(x, y, "Bitwise")
+        return wrap(bitwise(a._value, b._value))
+    return op
+
+
+import numpy as _np  # noqa: E402
+
+_and = _logical_or_bitwise(m.logical_and, _np.bitwise_and)
+_or = _logical_or_bitwise(m.logical_or, _np.bitwise_or)
+_xor = _logical_or_bitwise(m.logical_xor, _np.bitwise_xor)
+
+OPERATORS = {
+    "__add__": lambda x, y: m.add(x, y),
+    "__radd__": lambda x, y: m.add(y, x),
+    "__sub__": lambda x, y: m.subtract(x, y),
+    "__rsub__": lambda x, y: m.subtract(y, x),
+    "__mul__": lambda x, y: m.multiply(x, y),
+    "__rmul__": lambda x, y: m.multiply(y, x),
+    "__truediv__": lambda x, y: m.divide(x, y),
+    "__rtruediv__": lambda x, y: m.divide(y, x),
+    "__floordiv__": lambda x, y: m.floordiv(x, y),
+    "__rfloordiv__": lambda x, y: m.floordiv(y, x),
+    "__mod__": lambda x, y: m.floormod(x, y),
+    "__rmod__": lambda x, y: m.floormod(y, x),
+    "__pow__": lambda x, y: m.pow(x, y),
+    "__rpow__": lambda x, y: m.pow(y, x),
+    "__matmul__": lambda x, y: m.matmul(x, y),
+    "__rmatmul__": lambda x, y: m.matmul(y, x),
+    "__neg__": lambda x: m.negative(x),
+    "__pos__": lambda x: x if isinstance(x, Tensor) else x.read_value(),
+    "__abs__": lambda x: m.abs(x),
+    "__lt__": lambda x, y: m.less(x, y),
+    "__le__": lambda x, y: m.less_equal(x, y),
+    "__gt__": lambda x, y: m.greater(x, y),
+    "__ge__": lambda x, y: m.greater_equal(x, y),
+    "__eq__": _eq,
+    "__ne__": _ne,
+    "__and__": _and,
+    "__rand__": lambda x, y: _and(y, x),
+    "__or__": _or,
+    "__ror__": lambda x, y: _or(y, x),
+    "__xor__": _xor,
+    "__rxor__": lambda x, y: _xor(y, x),
+    "__invert__": lambda x: m.logical_not(x),
+    "__getitem__": lambda x, key: array_ops.getitem(x, key),
+}
+
+for _cls in (Tensor, Variable):
+    for _name, _fn in OPERATORS.items():
+        setattr(_cls, _name, _fn)

@@ -1,0 +1,338 @@
+"""``tf.GradientTape``: records ops on watched tensors and runs reverse-mode differentiation.
+
+The tape is a flat list of ``Record``s in execution order (so it is already topologically
+sorted). ``gradient`` walks it once forwards to find what depends on the sources, then once
+backwards over just those records, calling each primitive's VJP from the table.
+
+>>> import tapegrad as tf
+>>> x = tf.Variable(3.0)
+>>> with tf.GradientTape() as tape:
+...     y = x ** 2
+>>> print(tape.gradient(y, x))
+tf.Tensor(6.0, shape=(), dtype=float32)
+"""
+import enum
+import logging
+
+import numpy as np
+
+from . import nest
+from .recording import Record, active, scope_stack, user_line
+from .table import defvjp, primitive
+from .tensor import Tensor, convert_to_tensor, wrap
+from .variables import Variable
+
+log = logging.getLogger("tapegrad")
+
+# Reading a variable inside a tape: the edge from the variable to the tensor that was read.
+READ = primitive("ReadVariableOp", None)
+defvjp(READ, lambda g, ans, v: g)
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _warn(message):
+    log.warning(message)
+
+
+class GradientTape:
+    """Records operations for automatic differentiation.
+
+    ``persistent=True`` allows several ``gradient`` calls; ``watch_accessed_variables=False``
+    records only what ``watch`` names.
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed = bool(watch_accessed_variables)
+        self._records = []
+        self._watched = set()          # ids of tensors and variables this tape follows
+        self._watched_vars = {}        # id -> Variable, in order of first access
+        self._recording = False
+        self._spent = False            # a non-persistent tape after its gradient call
+        self.listeners = []            # graph/explain observers of gradient calls (tapegrad.graph)
+
+    # -- context ------------------------------------------------------------------------------
+    def __enter__(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
+                             "already-active tape.")
+        self._push()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self._recording:
+            self._pop()
+        return False
+
+    def _push(self):
+        active.append(self)
+        self._recording = True
+
+    def _pop(self):
+        if self in active:
+            active.remove(self)
+        self._recording = False
+
+    class _StopRecording:
+        def __init__(self, tape):
+            self.tape = tape
+
+        def __enter__(self):
+            if not self.tape._recording:
+                raise ValueError("Tape must be recording when a pause is requested (use "
+                                 "stop_recording inside the tape's `with` block).")
+            self.index = active.index(self.tape)
+            self.tape._pop()
+
+        def __exit__(self, *exc):
+            active.insert(min(self.index, len(active)), self.tape)
+            self.tape._recording = True
+            return False
+
+    def stop_recording(self):
+        """A context in which this tape records nothing (other tapes are not affected)."""
+        return GradientTape._StopRecording(self)
+
+    def reset(self):
+        """Forgets everything recorded so far; recording continues if the tape is active."""
+        self._records = []
+        self._watched = set()
+        self._watched_vars = {}
+        self._spent = False
+
+    # -- watching -------------------------------------------------------------------------------
+    def watch(self, tensor):
+        """Follows a tensor, a variable, or a nested structure of them."""
+        for t in nest.flatten(tensor):
+            if isinstance(t, Variable):
+                self._watch_variable(t)
+            elif isinstance(t, Tensor):
+                if t._value.dtype.kind not in "fc":
+                    _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                          f"got tf.{t.dtype.name}")
+                    continue
+                self._watched.add(t._id)
+            else:
+                raise ValueError(f"Passed in object of type {type(t)}, not tf.Tensor or "
+                                 f"tf.Variable or ExtensionType.")
+
+    def _watch_variable(self, v):
+        if v._value.dtype.kind not in "fc":
+            _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                  f"got tf.{v.dtype.name}")
+            return
+        self._watched.add(v._id)
+        self._watched_vars.setdefault(v._id, v)
+
+    def watched_variables(self):
+        """The variables this tape watches, in the order they were first accessed."""
+        return tuple(self._watched_vars.values())
+
+    # -- recorder protocol (called by bind and Variable.read_value) ------------------------------
+    def on_op(self, prim, inputs, attrs, out):
+        watched = self._watched
+        for x in inputs:
+            if x._id in watched:
+                break
+        else:
+            return
+        if out._value.dtype.kind in "fc":
+            watched.add(out._id)
+        self._records.append(Record(prim, inputs, out, attrs,
+                                    user_line(),
+                                    scope_stack[-1] if scope_stack else None))
+
+    def on_read(self, var, t):
+        if var._id not in self._watched:
+            if not (self._watch_accessed and var._trainable):
+                return
+            self._watch_variable(var)
+            if var._id not in self._watched:
+                return
+        self._watched.add(t._id)
+        self._records.append(Record(READ, (var,), t, {}, user_line(),
+                                    scope_stack[-1] if scope_stack else None))
+
+    # -- differentiation ------------------------------------------------------------------------
+    def _check_usable(self):
+        if self._spent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
+                               "of gradients (or jacobians)")
+        if self._recording:
+            if not self._persistent:
+                self._pop()
+            else:
+                _warn_once("Calling GradientTape.gradient on a persistent tape inside its context "
+                           "is significantly less efficient than calling it outside the context "
+                           "(it causes the gradient ops to be recorded on the tape, leading to "
+                           "increased CPU and memory usage). Only call GradientTape.gradient inside "
+                           "the context if you actually want to trace the gradient in order to "
+                           "compute higher order derivatives.")
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of targets)/d(source) for each source, in the structure of ``sources``.
+
+        Targets and sources may be any nesting of lists, tuples and dicts. A non-scalar target
+        gives the gradient of its sum; ``output_gradients`` weights each target instead.
+        """
+        self._check_usable()
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received None.")
+        unconnected = _unconnected(unconnected_gradients)
+        flat_targets = [_as_target(t) for t in nest.flatten(target)]
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, (Tensor, Variable)):
+                raise ValueError(f"Passed in object of type {type(s)}, not tf.Tensor or "
+                                 f"tf.Variable or ExtensionType.")
+        seeds = _seeds(flat_targets, output_gradients)
+        for t in flat_targets:
+            if t._value.dtype.kind not in "fc":
+                _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
+                      f"calling GradientTape.gradient, got tf.{t.dtype.name}")
+        for s in flat_sources:
+            if s._value.dtype.kind not in "fc":
+                _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
+                      f"calling GradientTape.gradient, got tf.{s.dtype.name}")
+        source_ids = [s._id for s in flat_sources]
+        grads = backward(self._records, flat_targets, seeds, source_ids, self)
+        results = []
+        for s in flat_sources:
+            g = grads.get(s._id) if s._value.dtype.kind in "fc" else None
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                g = wrap(np.zeros(s._value.shape, s._value.dtype))
+            results.append(g)
+        if not self._persistent:
+            self._spent = True
+            self._records = None
+        for listener in self.listeners:
+            listener.on_gradient(self, target, sources, flat_targets, flat_sources, results,
+                                 unconnected)
+        return nest.pack_sequence_as(sources, results)
+
+    @property
+    def records(self):
+        """The recorded ops, in order (read-only view for graph export and explanations)."""
+        return tuple(self._records or ())
+
+
+_warned = set()
+
+
+def _warn_once(message):
+    if message not in _warned:
+        _warned.add(message)
+        _warn(message)
+
+
+def _unconnected(value):
+    if isinstance(value, UnconnectedGradients):
+        return value
+    try:
+        return UnconnectedGradients(str(value).lower())
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r} (expected "
+                         f"'none', 'zero' or tf.UnconnectedGradients)") from None
+
+
+def _as_target(t):
+    if isinstance(t, Tensor):
+        return t
+    if isinstance(t, Variable):
+        return _VariableTarget(t)
+    return convert_to_tensor(t)
+
+
+class _VariableTarget:
+    """A variable used as a target: differentiated through its handle, not a fresh read."""
+    __slots__ = ("_value", "_id", "dtype")
+
+    def __init__(self, v):
+        self._value, self._id, self.dtype = v._value, v._id, v.dtype
+
+
+def _seeds(targets, output_gradients):
+    if output_gradients is None:
+        return [wrap(np.ones(t._value.shape, t._value.dtype)) for t in targets]
+    flat = nest.flatten(output_gradients) if isinstance(output_gradients, (list, tuple, dict)) \
+        else [output_gradients]
+    if len(flat) != len(targets):
+        raise ValueError(f"output_gradients has {len(flat)} entries but there are "
+                         f"{len(targets)} targets")
+    out = []
+    for t, g in zip(targets, flat):
+        if g is None:
+            out.append(wrap(np.ones(t._value.shape, t._value.dtype)))
+            continue
+        g = g.read_value() if isinstance(g, Variable) else convert_to_tensor(g, dtype=t.dtype)
+        if g._value.shape != t._value.shape:
+            raise ValueError(f"output_gradients shape {g.shape} does not match target shape "
+                             f"{tuple(t._value.shape)}")
+        out.append(g)
+    return out
+
+
+def backward(records, targets, seeds, source_ids, tape=None, events=None):
+    """Reverse pass over ``records``: returns ``{id: gradient}`` for the ids in ``source_ids``.
+
+    Only records whose inputs depend on a source are visited (found in one forward sweep); the
+    backward sweep is a plain loop, so depth is never limited by Python's recursion. While no
+    recorder is active the sums at fan-out are done in place in buffers the engine owns;
+    otherwise with the engine's ``add``, so an outer tape records them (higher order).
+    """
+    from .ops.math_ops import add
+    n = len(records)
+    reach = set(source_ids)
+    relevant = []
+    for i in range(n):
+        rec = records[i]
+        for x in rec.inputs:
+            if x._id in reach:
+                relevant.append(rec)
+                reach.add(rec.output._id)
+                break
+    keep = set(source_ids)
+    grads = {}
+    owned = set()
+    recording = bool(active)
+
+    def accumulate(key, ct):
+        prev = grads.get(key)
+        if prev is None:
+            grads[key] = ct
+        elif recording:
+            grads[key] = add(prev, ct)
+        elif key in owned:
+            np.add(prev._value, ct._value, out=prev._value)
+        else:
+            total = np.add(prev._value, ct._value)
+            grads[key] = wrap(total)
+            if isinstance(total, np.ndarray):  # 0-d sums come back as NumPy scalars
+                owned.add(key)
+
+    for t, s in zip(targets, seeds):
+        if t._id in reach and t._value.dtype.kind in "fc":
+            accumulate(t._id, s)
+    for rec in reversed(relevant):
+        oid = rec.output._id
+        g = grads.get(oid) if oid in keep else grads.pop(oid, None)
+        if g is None:
+            continue
+        prim = rec.op
+        if prim.vjp is None:
+            raise LookupError(f"gradient registry has no entry for: {prim.name}")
+        wanted = tuple(x._id in reach for x in rec.inputs)
+        cts = prim.vjp(g, rec.output, rec.inputs, rec.attrs, wanted)
+        if events is not None:
+            events.append((rec, g, cts, wanted))
+        for x, ct in zip(rec.inputs, cts):
+            if ct is not None and x._id in reach:
+                accumulate(x._id, ct)
+    return {k: grads[k] for k in keep if k in grads}

@@ -1,0 +1,363 @@
+"""Immutable NumPy-backed tensors, their shapes, and conversion of Python values.
+
+>>> import tapegrad as tf
+>>> tf.constant([1, 3.0])
+<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 3.], dtype=float32)>
+>>> print(tf.constant(6.0))
+tf.Tensor(6.0, shape=(), dtype=float32)
+
+Operators (``+``, ``@``, indexing, ...) are attached by ``ops/operators.py``.
+"""
+import itertools
+
+import numpy as np
+
+from . import dtypes
+
+_next_id = itertools.count(1).__next__
+
+
+class TensorShape(tuple):
+    """A tuple of ints that prints like TensorFlow's: ``str`` is ``(3, 2)``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+    def __str__(self):
+        return tuple.__repr__(self)
+
+    @property
+    def rank(self):
+        return len(self)
+
+    @property
+    def ndims(self):
+        return len(self)
+
+    def as_list(self):
+        return list(self)
+
+    def num_elements(self):
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def is_fully_defined(self):
+        return True
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return TensorShape(item) if isinstance(key, slice) else item
+
+    def __eq__(self, other):
+        try:
+            return tuple(self) == tuple(other)
+        except TypeError:
+            return False
+
+    __hash__ = tuple.__hash__
+
+
+def _numpy_text(value, is_repr):
+    if value.ndim == 0:
+        text = str(value[()]) if value.dtype.kind != "O" else repr(value[()])
+    else:
+        text = repr(value) if is_repr else str(value)
+    return "\n" + text if "\n" in text else text
+
+
+class Tensor:
+    """An immutable multidimensional array, as ``tf.Tensor`` in eager mode.
+
+    >>> import tapegrad as tf
+    >>> x = tf.constant([[1., 2.], [3., 4.]])
+    >>> x.shape, x.dtype, x[1, ::-1].numpy().tolist()
+    (TensorShape([2, 2]), tf.float32, [4.0, 3.0])
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, value, dtype=None):
+        t = convert_to_tensor(value, dtype)
+        self._value = t._value
+        self._id = _next_id()
+
+    # -- inspection ---------------------------------------------------------
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self):
+        """A NumPy copy of the value (a NumPy scalar for a scalar tensor)."""
+        v = self._value
+        return v[()] if v.ndim == 0 else v.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        v = self._value
+        return v if dtype is None else v.astype(dtype)
+
+    def ref(self):
+        return _Reference(self)
+
+    def experimental_ref(self):
+        return _Reference(self)
+
+    def __repr__(self):
+        return "<tf.Tensor: shape=%s, dtype=%s, numpy=%s>" % (
+            self.shape, self.dtype.name, _numpy_text(self._value, True))
+
+    def __str__(self):
+        return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
+            _numpy_text(self._value, False), self.shape, self.dtype.name)
+
+    # -- Python protocol ----------------------------------------------------
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        for i in range(self._value.shape[0]):
+            yield self[i]
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        if self._value.dtype.kind not in "iu" or self._value.ndim:
+            raise TypeError("Only integer scalar tensors can be used as an index.")
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return constant, (self.numpy(),)
+
+
+class EagerTensor(Tensor):
+    """The concrete class of every tensor the engine makes (``type(x).__name__`` reads as in TF)."""
+
+    __slots__ = ()
+
+
+class _Reference:
+    """Hashable handle to a tensor or variable, from ``x.ref()``."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and other._obj is self._obj
+
+
+_new = object.__new__
+
+
+def wrap(array):
+    """A new Tensor around ``array`` (no copy, no checks): the engine's hot path."""
+    t = _new(EagerTensor)
+    t._value = array
+    t._id = _next_id()
+    return t
+
+
+# -- conversion ---------------------------------------------------------------
+
+def _infer_numpy(value):
+    """TensorFlow's inference: Python floats are float32, ints int32, bools bool."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if isinstance(value, bool):
+        return np.array(value, np.bool_)
+    if isinstance(value, float):
+        return np.array(value, np.float32)
+    if isinstance(value, int):
+        if -2**31 <= value < 2**31:
+            return np.array(value, np.int32)
+        return np.array(value, np.int64)
+    if isinstance(value, (str, bytes)):
+        return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
+    if isinstance(value, (list, tuple)):
+        leaves = [_leaf_value(v) for v in value]
+        arr = np.array(leaves)
+        if arr.dtype == np.float64 and not _has_numpy_float64(value):
+            arr = arr.astype(np.float32)
+        elif arr.dtype == np.int64 and not _has_numpy_int64(value):
+            if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31):
+                arr = arr.astype(np.int32)
+        elif arr.dtype.kind in "US":
+            arr = arr.astype(object)
+        return arr
+    if hasattr(value, "__array__"):
+        return np.asarray(value)
+    raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                    f"({type(value)}) to a Tensor.")
+
+
+def _leaf_value(v):
+    if isinstance(v, Tensor):
+        return v._value
+    from .variables import Variable
+    if isinstance(v, Variable):
+        return v._value
+    if isinstance(v, (list, tuple)):
+        return [_leaf_value(x) for x in v]
+    return v
+
+
+def _walk(value):
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        else:
+            yield x
+
+
+def _has_numpy_float64(value):
+    return any(isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float64
+               or isinstance(x, Tensor) and x._value.dtype == np.float64 for x in _walk(value))
+
+
+def _has_numpy_int64(value):
+    return any(isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.int64
+               or isinstance(x, Tensor) and x._value.dtype == np.int64 for x in _walk(value))
+
+
+def _cast_python_value(arr, value, dtype):
+    """Converts inferred ``arr`` to ``dtype`` the way TensorFlow allows for Python values."""
+    target = dtype._np
+    if arr.dtype == target:
+        return arr
+    if target.kind in "iu" and arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if target.kind == "b" and arr.dtype.kind != "b":
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if target.kind == "O" or arr.dtype.kind == "O":
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    return arr.astype(target)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """Converts Python values, NumPy arrays, Tensors and Variables to a Tensor.
+
+    >>> import tapegrad as tf
+    >>> tf.convert_to_tensor([[1, 2]], dtype=tf.float32).dtype
+    tf.float32
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and value._value.dtype != dtypes.as_dtype(dtype)._np:
+            raise ValueError(
+                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor "
+                f"with dtype {value.dtype.name}: {value!r}")
+        return value
+    from .variables import Variable
+    if isinstance(value, Variable):
+        t = value.read_value()
+        if dtype is not None and t._value.dtype != dtypes.as_dtype(dtype)._np:
+            raise ValueError(
+                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for "
+                f"Tensor with dtype {t.dtype.name}: {value!r}")
+        return t
+    conv = getattr(value, "_as_tensor", None)  # IndexedSlices and friends
+    if conv is not None:
+        return convert_to_tensor(conv(), dtype)
+    arr = _infer_numpy(value)
+    if dtype is not None:
+        arr = _cast_python_value(arr, value, dtypes.as_dtype(dtype))
+    elif dtype_hint is not None:
+        try:
+            arr = _cast_python_value(arr, value, dtypes.as_dtype(dtype_hint))
+        except TypeError:
+            pass
+    if arr is value:
+        arr = arr.copy()  # a tensor never aliases a caller's mutable array
+    if arr.dtype.kind in "US":
+        arr = arr.astype(object)
+    return wrap(arr)
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """Creates a constant tensor; ``shape`` broadcasts a scalar or reshapes a list.
+
+    >>> import tapegrad as tf
+    >>> tf.constant(0.5, shape=(2,)).numpy().tolist()
+    [0.5, 0.5]
+    """
+    if isinstance(value, Tensor) and dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+        arr = value._value.astype(dtypes.as_dtype(dtype)._np)
+        t = wrap(arr)
+    else:
+        t = convert_to_tensor(value, dtype)
+        if isinstance(value, Tensor):
+            t = wrap(value._value)
+    if shape is not None:
+        shape = tuple(int(d) for d in shape)
+        arr = t._value
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tried to "
+                            f"convert a tensor with {arr.size} elements to shape {shape}")
+        t = wrap(arr)
+    return t
+
+
+def is_tensor(x):
+    from .variables import Variable
+    return isinstance(x, (Tensor, Variable))

@@ -1,0 +1,166 @@
+"""``tf.Variable``: mutable state whose reads a tape records.
+
+Every use of a variable in an op reads it: the read gives a fresh Tensor sharing the current value,
+and each active tape that watches the variable records a ``ReadVariableOp`` from the variable to
+that tensor. Assignments replace the value and are never recorded, so gradients do not flow
+through them (as in TensorFlow).
+
+>>> import tapegrad as tf
+>>> v = tf.Variable(3.0, name="x0")
+>>> v.name, (v + 1.0).numpy()
+('x0:0', 4.0)
+"""
+import itertools
+
+import numpy as np
+
+from . import dtypes
+from .tensor import Tensor, TensorShape, _numpy_text, _Reference, convert_to_tensor, wrap
+
+_next_uid = itertools.count(1).__next__
+name_scope_stack = []  # prefixes such as "dense/" opened by modules and layers
+
+
+class Variable:
+    __slots__ = ("_value", "_id", "_name", "_trainable", "_uid", "__weakref__")
+    __array_priority__ = 100
+
+    def __new__(cls, *args, **kwargs):
+        # ``tf.Variable(...)`` makes a ResourceVariable, as in TensorFlow 2.
+        return object.__new__(ResourceVariable if cls is Variable else cls)
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
+                 validate_shape=True, **unused):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg (None) must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value._value
+        t = convert_to_tensor(initial_value, dtype=dtype) if not isinstance(initial_value, Tensor) \
+            else initial_value
+        if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            t = wrap(t._value.astype(dtypes.as_dtype(dtype)._np))
+        self._value = np.array(t._value, copy=True)
+        from .tensor import _next_id
+        self._id = _next_id()
+        self._uid = _next_uid()
+        base = name if name is not None else "Variable"
+        if base.endswith(":0"):
+            base = base[:-2]
+        self._name = "".join(name_scope_stack) + base + ":0"
+        self._trainable = bool(trainable)
+
+    # -- reading -----------------------------------------------------------
+    def read_value(self):
+        """The current value as a Tensor; active tapes record the read."""
+        from .recording import active
+        t = wrap(self._value)
+        if active:
+            for r in tuple(active):
+                r.on_read(self, t)
+        return t
+
+    value = read_value
+
+    def numpy(self):
+        v = self._value
+        return v[()] if v.ndim == 0 else v.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def ref(self):
+        return _Reference(self)
+
+    experimental_ref = ref
+
+    # -- stateful updates (never recorded) --------------------------------
+    def _new_value(self, value, op):
+        t = value.read_value() if isinstance(value, Variable) else convert_to_tensor(value, dtype=self.dtype)
+        if t._value.dtype != self._value.dtype:
+            raise ValueError(f"Cannot {op} a value of dtype {t.dtype.name} to variable "
+                             f"'{self._name}' of dtype {self.dtype.name}.")
+        if t._value.shape != self._value.shape:
+            raise ValueError(
+                f"Cannot {op} value to variable ' {self._name}': Shape mismatch.The variable shape "
+                f"{self.shape}, and the assigned value shape {t.shape} are incompatible.")
+        return t._value
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        self._value = np.array(self._new_value(value, "assign"), copy=True)
+        return self
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        self._value = self._value + self._new_value(delta, "assign_add")
+        return self
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        self._value = self._value - self._new_value(delta, "assign_sub")
+        return self
+
+    # -- Python protocol -----------------------------------------------------
+    def __repr__(self):
+        return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
+            self._name, self.shape, self.dtype.name, _numpy_text(self._value, True))
+
+    def __str__(self):
+        return repr(self)
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self!r})")
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        return self.read_value().__index__()
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __deepcopy__(self, memo):
+        return Variable(self._value.copy(), trainable=self._trainable, name=self._name)
+
+
+class ResourceVariable(Variable):
+    __slots__ = ()
