@@ -8,7 +8,7 @@ import os
 import sys
 
 from .errors import InvalidArgumentError
-from .tensor import wrap
+from .tensor import EagerTensor, _next_id, _new
 
 active = []          # recorders, outermost first
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -38,13 +38,19 @@ def user_line():
     if not capture_source_lines:
         return None
     f = sys._getframe(2)
-    pkg = _PKG_DIR
+    engine = _engine_codes
     while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(pkg):
-            return (fn, f.f_lineno)
+        code = f.f_code
+        inside = engine.get(code)
+        if inside is None:
+            inside = engine[code] = code.co_filename.startswith(_PKG_DIR)
+        if not inside:
+            return (code.co_filename, f.f_lineno)
         f = f.f_back
     return None
+
+
+_engine_codes = {}  # code object -> whether it belongs to the engine
 
 
 scope_stack = []     # names of open module/function scopes (for the graph's groups)
@@ -53,12 +59,22 @@ scope_stack = []     # names of open module/function scopes (for the graph's gro
 def bind(prim, inputs, attrs):
     """Runs ``prim`` on ``inputs`` (Tensors) and shows the result to every active recorder."""
     try:
-        out = prim.impl(*[x._value for x in inputs], **attrs)
+        n = len(inputs)
+        if n == 2:
+            out = prim.impl(inputs[0]._value, inputs[1]._value, **attrs)
+        elif n == 1:
+            out = prim.impl(inputs[0]._value, **attrs)
+        else:
+            out = prim.impl(*[x._value for x in inputs], **attrs)
     except (ValueError, TypeError, IndexError) as e:
         raise op_error(prim, inputs, attrs, e) from None
-    t = wrap(out)
+    t = _new(EagerTensor)
+    t._value = out
+    t._id = _next_id()
     if active:
-        for r in tuple(active):
+        # A recorder may narrow ``active`` while it works (see ``suspended``), but it always
+        # restores it before returning, so iterating the live list is safe.
+        for r in active:
             r.on_op(prim, inputs, attrs, t)
     return t
 

@@ -54,9 +54,22 @@ def primitive(name, impl, error=None):
 
 def defvjp(prim, *per_input):
     """Reverse rules, one per input: ``f(g, ans, *inputs, **attrs)``; ``None`` = not differentiable."""
-    def vjp(g, ans, inputs, attrs, wanted):
-        return [f(g, ans, *inputs, **attrs) if w and f is not None else None
-                for f, w in zip(per_input, wanted)]
+    if len(per_input) == 2:
+        f0, f1 = per_input
+
+        def vjp(g, ans, inputs, attrs, wanted):  # the common binary case, unrolled
+            x, y = inputs
+            return (f0(g, ans, x, y, **attrs) if wanted[0] and f0 is not None else None,
+                    f1(g, ans, x, y, **attrs) if wanted[1] and f1 is not None else None)
+    elif len(per_input) == 1:
+        f0 = per_input[0]
+
+        def vjp(g, ans, inputs, attrs, wanted):
+            return (f0(g, ans, *inputs, **attrs) if wanted[0] and f0 is not None else None,)
+    else:
+        def vjp(g, ans, inputs, attrs, wanted):
+            return [f(g, ans, *inputs, **attrs) if w and f is not None else None
+                    for f, w in zip(per_input, wanted)]
     prim.vjp = vjp
     return prim
 

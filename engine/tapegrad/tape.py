@@ -328,11 +328,12 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
         prim = rec.op
         if prim.vjp is None:
             raise LookupError(f"gradient registry has no entry for: {prim.name}")
-        wanted = tuple(x._id in reach for x in rec.inputs)
-        cts = prim.vjp(g, rec.output, rec.inputs, rec.attrs, wanted)
+        inputs = rec.inputs
+        wanted = [x._id in reach for x in inputs]
+        cts = prim.vjp(g, rec.output, inputs, rec.attrs, wanted)
         if events is not None:
             events.append((rec, g, cts, wanted))
-        for x, ct in zip(rec.inputs, cts):
-            if ct is not None and x._id in reach:
+        for x, ct, w in zip(inputs, cts, wanted):
+            if w and ct is not None:
                 accumulate(x._id, ct)
     return {k: grads[k] for k in keep if k in grads}

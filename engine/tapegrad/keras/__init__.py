@@ -1,2 +1,2 @@
 """``tf.keras``: the layers, activations and initializers the tutorials use."""
-from . import activations, initializers, layers  # noqa: F401
+from . import activations, backend, initializers, layers  # noqa: F401

@@ -1,6 +1,8 @@
 """Turning op arguments into Tensors of one dtype, with TensorFlow's rules and messages."""
+import numpy as np
+
 from ..errors import InvalidArgumentError
-from ..tensor import EagerTensor, Tensor, convert_to_tensor
+from ..tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from ..variables import Variable
 
 # TensorFlow's names for dtypes inside op error messages.
@@ -53,9 +55,19 @@ def same_dtype(args, op_name):
 
 
 def binary(x, y, op_name):
-    """Fast path of ``same_dtype`` for two arguments."""
-    if type(x) is EagerTensor and type(y) is EagerTensor:
-        if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
-            return same_dtype((x, y), op_name)
-        return x, y
+    """Fast path of ``same_dtype`` for two arguments (the common cases of the hot path)."""
+    tx, ty = type(x), type(y)
+    if tx is EagerTensor:
+        if ty is EagerTensor:
+            if x._value.dtype != y._value.dtype:
+                return same_dtype((x, y), op_name)
+            return x, y
+        if ty is float or ty is int:
+            dt = x._value.dtype
+            if dt.kind == "f":
+                return x, wrap(np.array(y, dt))
+    elif ty is EagerTensor and (tx is float or tx is int):
+        dt = y._value.dtype
+        if dt.kind == "f":
+            return wrap(np.array(x, dt)), y
     return same_dtype((x, y), op_name)

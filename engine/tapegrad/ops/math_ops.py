@@ -28,12 +28,16 @@ def _incompatible(inputs, attrs, exc):
     return "Incompatible shapes: [%s] vs. [%s]" % (",".join(map(str, a)), ",".join(map(str, b)))
 
 
+_NO_ATTRS = {}
+_pair = convert.binary
+
+
 def _unary(prim, x):
-    return bind(prim, (convert.tensor(x),), {})
+    return bind(prim, (convert.tensor(x),), _NO_ATTRS)
 
 
 def _binary(prim, x, y):
-    return bind(prim, convert.binary(x, y, prim.name), {})
+    return bind(prim, _pair(x, y, prim.name), _NO_ATTRS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,15 +56,15 @@ FLOORMOD = primitive("FloorMod", _quiet(xp.mod), _incompatible)
 
 def add(x, y, name=None):
     """``x + y`` with broadcasting. ``tf.add(1., [1., 2.])`` -> ``[2., 3.]``."""
-    return _binary(ADD, x, y)
+    return bind(ADD, _pair(x, y, "AddV2"), _NO_ATTRS)
 
 
 def subtract(x, y, name=None):
-    return _binary(SUB, x, y)
+    return bind(SUB, _pair(x, y, "Sub"), _NO_ATTRS)
 
 
 def multiply(x, y, name=None):
-    return _binary(MUL, x, y)
+    return bind(MUL, _pair(x, y, "Mul"), _NO_ATTRS)
 
 
 def _divide_args(x, y):

@@ -41,11 +41,11 @@ _or = _logical_or_bitwise(m.logical_or, _np.bitwise_or)
 _xor = _logical_or_bitwise(m.logical_xor, _np.bitwise_xor)
 
 OPERATORS = {
-    "__add__": lambda x, y: m.add(x, y),
+    "__add__": m.add,
     "__radd__": lambda x, y: m.add(y, x),
-    "__sub__": lambda x, y: m.subtract(x, y),
+    "__sub__": m.subtract,
     "__rsub__": lambda x, y: m.subtract(y, x),
-    "__mul__": lambda x, y: m.multiply(x, y),
+    "__mul__": m.multiply,
     "__rmul__": lambda x, y: m.multiply(y, x),
     "__truediv__": lambda x, y: m.divide(x, y),
     "__rtruediv__": lambda x, y: m.divide(y, x),
