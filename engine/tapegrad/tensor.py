@@ -288,6 +288,9 @@ def _cast_python_value(arr, value, dtype):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
     if target.kind == "O" or arr.dtype.kind == "O":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    if target.kind in "fc" and arr.dtype == np.float32 and not isinstance(value, (np.ndarray, np.generic)):
+        # Python floats were inferred as float32: convert them again, or 0.7 loses its digits
+        return np.array(_leaf_value(value), dtype=target)
     return arr.astype(target)
 
 
