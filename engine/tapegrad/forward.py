@@ -68,6 +68,12 @@ class ForwardAccumulator:
         if tan is not None:
             self._tangents[t._id] = tan
 
+    def on_export(self, t):
+        pass
+
+    def on_assign(self, var, value, kind):
+        pass
+
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The tangent of each tensor in ``primals`` (None if it does not depend on the inputs)."""
         unconnected = _unconnected(unconnected_gradients)

@@ -34,6 +34,20 @@ class _NameScope:
         return False
 
 
+def _leaves(children):
+    """Non-container objects in ``children``, depth first, dict entries in key order."""
+    out, stack = [], list(reversed(children))
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj[k] for k in reversed(sorted(obj, key=str)))
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(reversed(obj))
+        else:
+            out.append(obj)
+    return out
+
+
 class Module:
     def __init__(self, name=None):
         self._name = name if name is not None else _snake(type(self).__name__)
@@ -51,24 +65,22 @@ class Module:
         return f"{type(self).__name__}:{self._name}"
 
     def _walk(self, predicate):
-        seen, out = set(), []
-        stack = [self]
-        while stack:
-            obj = stack.pop()
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            if predicate(obj) and obj is not self:
-                out.append(obj)
-            if isinstance(obj, Module):
-                children = obj._children()
-            elif isinstance(obj, dict):
-                children = [obj[k] for k in sorted(obj, key=str)]
-            elif isinstance(obj, (list, tuple)):
-                children = list(obj)
-            else:
-                continue
-            stack.extend(reversed(children))
+        """Matching objects among this module's attributes (by name; lists in order, dicts by
+        key), then among each submodule's, each object once: TensorFlow's ``Module`` order."""
+        seen, out = {id(self)}, []
+        todo = [self]
+        while todo:
+            module = todo.pop()
+            found = []
+            for leaf in _leaves(module._children()):
+                if id(leaf) in seen:
+                    continue
+                seen.add(id(leaf))
+                if predicate(leaf):
+                    out.append(leaf)
+                if isinstance(leaf, Module):
+                    found.append(leaf)
+            todo.extend(reversed(found))
         return out
 
     def _children(self):

@@ -34,7 +34,7 @@ class Record:
 
 
 def user_line():
-    """(filename, line number) of the innermost frame outside the engine, or None."""
+    """(filename, line number, function name) of the innermost frame outside the engine."""
     if not capture_source_lines:
         return None
     f = sys._getframe(2)
@@ -45,7 +45,7 @@ def user_line():
         if inside is None:
             inside = engine[code] = code.co_filename.startswith(_PKG_DIR)
         if not inside:
-            return (code.co_filename, f.f_lineno)
+            return (code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back
     return None
 

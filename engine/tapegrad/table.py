@@ -19,6 +19,7 @@ Declaring a new primitive (see docs/primitives.md)::
 """
 
 TABLE = {}
+PENDING_GRADIENTS = {}   # op name -> installer, for ``tf.RegisterGradient`` before the op exists
 
 
 class NoGradient:
@@ -49,7 +50,11 @@ class Primitive:
 
 
 def primitive(name, impl, error=None):
-    return Primitive(name, impl, error)
+    prim = Primitive(name, impl, error)
+    install = PENDING_GRADIENTS.pop(name, None)
+    if install is not None:
+        install(prim)
+    return prim
 
 
 def defvjp(prim, *per_input):

@@ -55,6 +55,11 @@ class GradientTape:
         self._recording = False
         self._spent = False            # a non-persistent tape after its gradient call
         self.listeners = []            # graph/explain observers of gradient calls (tapegrad.graph)
+        # Facts kept only to explain a None gradient later (tapegrad.graph.explain):
+        self._notes = TapeNotes()
+        self._watched_at = {}          # id -> (file, line) of the watch() call
+        for hook in creation_hooks:
+            hook(self)
 
     # -- context ------------------------------------------------------------------------------
     def __enter__(self):
@@ -88,8 +93,12 @@ class GradientTape:
                                  "stop_recording inside the tape's `with` block).")
             self.index = active.index(self.tape)
             self.tape._pop()
+            self.witness = _PauseWitness(self.tape)
+            active.insert(self.index, self.witness)
 
         def __exit__(self, *exc):
+            if self.witness in active:
+                active.remove(self.witness)
             active.insert(min(self.index, len(active)), self.tape)
             self.tape._recording = True
             return False
@@ -100,6 +109,7 @@ class GradientTape:
 
     def reset(self):
         """Forgets everything recorded so far; recording continues if the tape is active."""
+        self._notes.resets.append((user_line(), {r.output._id for r in self._records or ()}))
         self._records = []
         self._watched = set()
         self._watched_vars = {}
@@ -117,6 +127,7 @@ class GradientTape:
                           f"got tf.{t.dtype.name}")
                     continue
                 self._watched.add(t._id)
+                self._watched_at.setdefault(t._id, user_line())
             else:
                 raise ValueError(f"Passed in object of type {type(t)}, not tf.Tensor or "
                                  f"tf.Variable or ExtensionType.")
@@ -128,6 +139,7 @@ class GradientTape:
             return
         self._watched.add(v._id)
         self._watched_vars.setdefault(v._id, v)
+        self._watched_at.setdefault(v._id, user_line())
 
     def watched_variables(self):
         """The variables this tape watches, in the order they were first accessed."""
@@ -145,7 +157,7 @@ class GradientTape:
             watched.add(out._id)
         self._records.append(Record(prim, inputs, out, attrs,
                                     user_line(),
-                                    scope_stack[-1] if scope_stack else None))
+                                    tuple(scope_stack) if scope_stack else None))
 
     def on_read(self, var, t):
         if var._id not in self._watched:
@@ -156,7 +168,17 @@ class GradientTape:
                 return
         self._watched.add(t._id)
         self._records.append(Record(READ, (var,), t, {}, user_line(),
-                                    scope_stack[-1] if scope_stack else None))
+                                    tuple(scope_stack) if scope_stack else None))
+
+    def on_export(self, t):
+        """A watched tensor's value was taken by NumPy (``np.mean(x)``): the tape loses it."""
+        if t._id in self._watched:
+            self._notes.exported.setdefault(t._id, user_line())
+
+    def on_assign(self, var, value, kind):
+        """A watched value was written into a variable: assignments are not differentiable."""
+        if value is not None and value._id in self._watched:
+            self._notes.assigned.append((var, value._id, kind, user_line()))
 
     # -- differentiation ------------------------------------------------------------------------
     def _check_usable(self):
@@ -202,7 +224,9 @@ class GradientTape:
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got tf.{s.dtype.name}")
         source_ids = [s._id for s in flat_sources]
-        grads = backward(self._records, flat_targets, seeds, source_ids, self)
+        events = [] if self.listeners else None
+        records = self._records
+        grads = backward(records, flat_targets, seeds, source_ids, self, events)
         results = []
         for s in flat_sources:
             g = grads.get(s._id) if s._value.dtype.kind in "fc" else None
@@ -211,16 +235,99 @@ class GradientTape:
             results.append(g)
         if not self._persistent:
             self._spent = True
+            self._notes.released = records  # kept only so that explain() can still answer
             self._records = None
         for listener in self.listeners:
-            listener.on_gradient(self, target, sources, flat_targets, flat_sources, results,
-                                 unconnected)
+            listener.on_gradient(self, GradientCall(records, flat_targets, flat_sources, seeds,
+                                                    results, events, unconnected))
         return nest.pack_sequence_as(sources, results)
+
+    def explain(self, target, source):
+        """One sentence saying why ``gradient(target, source)`` is None (or zero), else None.
+
+        >>> import tapegrad as tf
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> print(tape.explain(y, x))  # doctest: +ELLIPSIS
+        x is a tf.Tensor that the tape did not watch...
+        """
+        from .graph.explain import explain
+        import sys
+        return explain(self, target, source, sys._getframe(1))
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target / d source with shape ``target.shape + source.shape`` (tapegrad.jacobians)."""
+        from .jacobians import jacobian
+        return jacobian(self, target, sources, unconnected_gradients, parallel_iterations,
+                        experimental_use_pfor)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobian with shape ``target.shape + source.shape[1:]``."""
+        from .jacobians import batch_jacobian
+        return batch_jacobian(self, target, source, unconnected_gradients, parallel_iterations,
+                              experimental_use_pfor)
+
+    def _repr_svg_(self):
+        """Notebook display: the tape's graph as SVG."""
+        from .graph.export import tape_svg
+        return tape_svg(self)
 
     @property
     def records(self):
         """The recorded ops, in order (read-only view for graph export and explanations)."""
-        return tuple(self._records or ())
+        return tuple(self._records if self._records is not None else self._notes.released or ())
+
+
+creation_hooks = []   # called with each new tape (tapegrad.graph.capture uses this)
+
+
+class TapeNotes:
+    """What happened to watched values that the tape itself cannot record."""
+
+    __slots__ = ("resets", "paused", "exported", "assigned", "released")
+
+    def __init__(self):
+        self.resets = []      # (line, ids of outputs that were forgotten)
+        self.paused = {}      # output id -> (op name, line) of ops run inside stop_recording
+        self.exported = {}    # tensor id -> line where NumPy took its value
+        self.assigned = []    # (variable, value id, kind, line)
+        self.released = None  # records of a non-persistent tape after its gradient call
+
+
+class GradientCall:
+    """One ``gradient`` call as the graph and its animation need it."""
+
+    __slots__ = ("records", "targets", "sources", "seeds", "results", "events", "unconnected")
+
+    def __init__(self, records, targets, sources, seeds, results, events, unconnected):
+        self.records = tuple(records)
+        self.targets, self.sources, self.seeds = targets, sources, seeds
+        self.results, self.events, self.unconnected = results, events, unconnected
+
+
+class _PauseWitness:
+    """Stands in for a tape inside ``stop_recording``: records nothing, but remembers which
+    watched values were used, so that a None gradient can be explained."""
+
+    def __init__(self, tape):
+        self.tape = tape
+
+    def on_op(self, prim, inputs, attrs, out):
+        watched = self.tape._watched
+        if any(x._id in watched for x in inputs):
+            self.tape._notes.paused[out._id] = (prim.name, user_line())
+
+    def on_read(self, var, t):
+        pass
+
+    def on_export(self, t):
+        pass
+
+    def on_assign(self, var, value, kind):
+        pass
 
 
 _warned = set()

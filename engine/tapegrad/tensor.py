@@ -116,6 +116,10 @@ class Tensor:
         return v[()] if v.ndim == 0 else v.copy()
 
     def __array__(self, dtype=None, copy=None):
+        from .recording import active
+        if active:  # tapes note that this value left the engine (explains a None later)
+            for r in active:
+                r.on_export(self)
         v = self._value
         return v if dtype is None else v.astype(dtype)
 

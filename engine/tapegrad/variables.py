@@ -22,7 +22,7 @@ name_scope_stack = []  # prefixes such as "dense/" opened by modules and layers
 
 
 class Variable:
-    __slots__ = ("_value", "_id", "_name", "_trainable", "_uid", "__weakref__")
+    __slots__ = ("_value", "_id", "_name", "_trainable", "_uid", "_where", "__weakref__")
     __array_priority__ = 100
 
     def __new__(cls, *args, **kwargs):
@@ -50,6 +50,8 @@ class Variable:
             base = base[:-2]
         self._name = "".join(name_scope_stack) + base + ":0"
         self._trainable = bool(trainable)
+        from .recording import user_line
+        self._where = user_line()   # (file, line) where it was created, for explanations
 
     # -- reading -----------------------------------------------------------
     def read_value(self):
@@ -114,15 +116,26 @@ class Variable:
                 f"{self.shape}, and the assigned value shape {t.shape} are incompatible.")
         return t._value
 
+    def _note_assign(self, value, kind):
+        from .recording import active
+        if active:
+            t = value.read_value() if isinstance(value, Variable) else \
+                value if isinstance(value, Tensor) else None
+            for r in active:
+                r.on_assign(self, t, kind)
+
     def assign(self, value, use_locking=False, name=None, read_value=True):
+        self._note_assign(value, "assign")
         self._value = np.array(self._new_value(value, "assign"), copy=True)
         return self
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        self._note_assign(delta, "assign_add")
         self._value = self._value + self._new_value(delta, "assign_add")
         return self
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        self._note_assign(delta, "assign_sub")
         self._value = self._value - self._new_value(delta, "assign_sub")
         return self
 

@@ -1,0 +1,140 @@
+"""``GradientTape.jacobian`` and ``GradientTape.batch_jacobian``.
+
+Both read the tape's records and run one reverse pass (``tape.backward``) per element of the
+target, seeded with a one-hot ``output_gradients``; the rows are stacked with the engine's own
+ops, so a jacobian taken inside an outer tape is itself differentiable (Hessians by nesting).
+
+>>> import tapegrad as tf
+>>> x = tf.constant([1.0, 2.0])
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = x * x
+>>> tape.jacobian(y, x).numpy().tolist()
+[[2.0, 0.0], [0.0, 4.0]]
+"""
+from . import nest
+from .backend import xp
+from .tape import UnconnectedGradients, _as_target, _unconnected, backward
+from .tensor import Tensor, wrap
+from .variables import Variable
+
+
+def _check_sources(flat_sources):
+    for s in flat_sources:
+        if not isinstance(s, (Tensor, Variable)):
+            raise ValueError(f"Passed in object of type {type(s)}, not tf.Tensor or tf.Variable "
+                             f"or ExtensionType.")
+
+
+def _release(tape, records):
+    """A non-persistent tape allows one jacobian (or gradient) call, as in TensorFlow."""
+    if not tape._persistent:
+        tape._spent = True
+        notes = getattr(tape, "_notes", None)
+        if notes is not None and hasattr(notes, "released"):
+            notes.released = records
+        tape._records = None
+
+
+def _rows(tape, target, flat_sources, seeds):
+    """One reverse pass per seed: for each source, the list of its gradients (None if unconnected)."""
+    ids = [s._id for s in flat_sources]
+    rows = [[] for _ in flat_sources]
+    for seed in seeds:
+        grads = backward(tape._records, [target], [seed], ids, tape)
+        for k, s in enumerate(flat_sources):
+            g = grads.get(s._id)
+            if g is not None and type(g) is not type(target) and hasattr(g, "_as_tensor"):
+                g = g._as_tensor()   # IndexedSlices rows are stacked densely
+            rows[k].append(g)
+    return rows
+
+
+def _stack_rows(rows, source, lead_shape, unconnected):
+    """Stacks per-seed gradients of ``source`` into ``lead_shape + source.shape``."""
+    from .ops.array_ops import reshape, stack
+    shape = tuple(source._value.shape)
+    dtype = source._value.dtype
+    if all(g is None for g in rows):
+        if unconnected is UnconnectedGradients.ZERO:
+            return wrap(xp.zeros(tuple(lead_shape) + shape, dtype))
+        return None
+    filled = [wrap(xp.zeros(shape, dtype)) if g is None else g for g in rows]
+    out = stack(filled, axis=0) if filled else wrap(xp.zeros((0,) + shape, dtype))
+    return reshape(out, tuple(lead_shape) + shape)
+
+
+def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+             parallel_iterations=None, experimental_use_pfor=True):
+    """d target[i...] / d source[j...] for each source: shape ``target.shape + source.shape``.
+
+    ``sources`` may be any nesting of tensors and variables (results in the same structure).
+    ``parallel_iterations`` and ``experimental_use_pfor`` are accepted for compatibility; rows
+    are computed one after another.
+    """
+    tape._check_usable()
+    if target is None:
+        raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
+                        "received None.")
+    unconnected = _unconnected(unconnected_gradients)
+    target = _as_target(target)
+    flat_sources = nest.flatten(sources)
+    _check_sources(flat_sources)
+    records = tape._records
+    shape = tuple(target._value.shape)
+    n = int(target._value.size)
+    seeds = []
+    for i in range(n):
+        onehot = xp.zeros(n, target._value.dtype)
+        onehot[i] = 1
+        seeds.append(wrap(onehot.reshape(shape)))
+    rows = _rows(tape, target, flat_sources, seeds)
+    results = [_stack_rows(r, s, shape, unconnected) for r, s in zip(rows, flat_sources)]
+    _release(tape, records)
+    return nest.pack_sequence_as(sources, results)
+
+
+def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                   parallel_iterations=None, experimental_use_pfor=True):
+    """Per-example jacobian: ``result[b] = d target[b] / d source[b]``.
+
+    Target and source share their first (batch) dimension; the result has shape
+    ``target.shape + source.shape[1:]``. As in TensorFlow, row ``b`` of the target must depend
+    only on row ``b`` of the source (other rows' contributions would be summed in).
+    """
+    tape._check_usable()
+    if target is None:
+        raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
+                        "received None.")
+    unconnected = _unconnected(unconnected_gradients)
+    target = _as_target(target)
+    _check_sources([source])
+    tshape, sshape = tuple(target._value.shape), tuple(source._value.shape)
+    if len(tshape) < 1 or len(sshape) < 1:
+        raise ValueError(f"batch_jacobian: target and source need a batch dimension; got shapes "
+                         f"{tshape} and {sshape}")
+    if tshape[0] != sshape[0]:
+        raise ValueError(f"batch_jacobian: need first dimension of target shape ({tshape}) and "
+                         f"source shape ({sshape}) to match.")
+    records = tape._records
+    batch = tshape[0]
+    inner = tshape[1:]
+    m = 1
+    for d in inner:
+        m *= d
+    seeds = []
+    for j in range(m):
+        onehot = xp.zeros((batch, m), target._value.dtype)
+        onehot[:, j] = 1
+        seeds.append(wrap(onehot.reshape(tshape)))
+    (rows,) = _rows(tape, target, [source], seeds)
+    _release(tape, records)
+    if all(g is None for g in rows):
+        if unconnected is UnconnectedGradients.ZERO:
+            return wrap(xp.zeros(tshape + sshape[1:], source._value.dtype))
+        return None
+    from .ops.array_ops import reshape, stack
+    filled = [wrap(xp.zeros(sshape, source._value.dtype)) if g is None else g for g in rows]
+    out = stack(filled, axis=1) if filled else wrap(xp.zeros((batch, 0) + sshape[1:],
+                                                             source._value.dtype))
+    return reshape(out, tshape + sshape[1:])
