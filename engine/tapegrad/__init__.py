@@ -34,6 +34,9 @@ from .ops.array_ops import (  # noqa: F401
 from .ops.array_ops import range_ as range, slice_ as slice  # noqa: F401
 from .tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .forward import ForwardAccumulator as _ForwardAccumulator
+from .custom import (  # noqa: F401
+    NoGradient, NotDifferentiable, RegisterGradient, custom_gradient, no_gradient,
+)
 from .module import Module  # noqa: F401
 from . import image, keras, linalg, math, nn, random  # noqa: F401
 from . import test_util  # noqa: F401

@@ -12,6 +12,8 @@ from .tensor import EagerTensor, _next_id, _new
 
 active = []          # recorders, outermost first
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# Frames in the engine and in NumPy (which calls back into tensors) are not the user's line.
+_SKIP_DIRS = (_PKG_DIR, os.path.dirname(os.path.abspath(__import__("numpy").__file__)))
 capture_source_lines = True
 
 
@@ -43,7 +45,7 @@ def user_line():
         code = f.f_code
         inside = engine.get(code)
         if inside is None:
-            inside = engine[code] = code.co_filename.startswith(_PKG_DIR)
+            inside = engine[code] = code.co_filename.startswith(_SKIP_DIRS)
         if not inside:
             return (code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back

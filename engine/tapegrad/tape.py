@@ -152,12 +152,21 @@ class GradientTape:
             if x._id in watched:
                 break
         else:
+            cut = self._notes.cut
+            if cut:  # follow values derived from a cut (an int cast) to explain a None later
+                for x in inputs:
+                    c = cut.get(x._id)
+                    if c is not None:
+                        cut[out._id] = c
+                        break
             return
+        rec = Record(prim, inputs, out, attrs, user_line(),
+                     tuple(scope_stack) if scope_stack else None)
         if out._value.dtype.kind in "fc":
             watched.add(out._id)
-        self._records.append(Record(prim, inputs, out, attrs,
-                                    user_line(),
-                                    tuple(scope_stack) if scope_stack else None))
+        else:
+            self._notes.cut[out._id] = rec
+        self._records.append(rec)
 
     def on_read(self, var, t):
         if var._id not in self._watched:
@@ -287,7 +296,7 @@ creation_hooks = []   # called with each new tape (tapegrad.graph.capture uses t
 class TapeNotes:
     """What happened to watched values that the tape itself cannot record."""
 
-    __slots__ = ("resets", "paused", "exported", "assigned", "released")
+    __slots__ = ("resets", "paused", "exported", "assigned", "released", "cut", "paused_reads")
 
     def __init__(self):
         self.resets = []      # (line, ids of outputs that were forgotten)
@@ -295,6 +304,8 @@ class TapeNotes:
         self.exported = {}    # tensor id -> line where NumPy took its value
         self.assigned = []    # (variable, value id, kind, line)
         self.released = None  # records of a non-persistent tape after its gradient call
+        self.cut = {}         # id of a value derived from a non-float output -> that record
+        self.paused_reads = {}  # variable id -> line where it was read inside stop_recording
 
 
 class GradientCall:
@@ -317,11 +328,14 @@ class _PauseWitness:
 
     def on_op(self, prim, inputs, attrs, out):
         watched = self.tape._watched
-        if any(x._id in watched for x in inputs):
-            self.tape._notes.paused[out._id] = (prim.name, user_line())
+        notes = self.tape._notes
+        if any(x._id in watched or x._id in notes.paused for x in inputs):
+            notes.paused[out._id] = (prim.name, user_line())
 
     def on_read(self, var, t):
-        pass
+        tape = self.tape
+        if var._id in tape._watched or (tape._watch_accessed and var._trainable):
+            tape._notes.paused[t._id] = ("ReadVariableOp", user_line())
 
     def on_export(self, t):
         pass

@@ -116,6 +116,12 @@ def explain(tape, target, source, frame=None, names=None):
     reach, cuts = _reach(records, [sid])
     if tids & reach:
         return None  # connected: the gradient is not None
+    for tid in tids:
+        if tid in notes.paused:
+            op, where = notes.paused[tid]
+            return Reason("stop_recording",
+                          f"{t_name} was computed inside tape.stop_recording(){_at(where)}, so the "
+                          f"tape did not record its path from {s_name}.", _line(where))
 
     produced = {r.output._id for r in records}
     in_tape = sid in tape._watched or sid in produced
@@ -148,12 +154,6 @@ def explain(tape, target, source, frame=None, names=None):
     for line, forgotten in notes.resets:
         if tids & forgotten:
             return _reset(s_name, t_name, line)
-    for tid in tids:
-        if tid in notes.paused:
-            op, where = notes.paused[tid]
-            return Reason("stop_recording",
-                          f"{t_name} was computed inside tape.stop_recording(){_at(where)}, so the "
-                          f"tape did not record its path from {s_name}.", _line(where))
     for rid, where in notes.exported.items():
         if rid in reach:
             return Reason("numpy",
@@ -168,6 +168,8 @@ def explain(tape, target, source, frame=None, names=None):
                           f"{s_name} reaches {t_name} only through {vname}.{kind}(...){_at(where)}; "
                           f"assignments are not differentiable, so reading {vname} afterwards starts "
                           f"a new path without {s_name}.", _line(where))
+    # only cuts that the target actually depends on explain it
+    cuts = [rec for rec in cuts if _depends(records, notes, tids, rec)]
     for rec in cuts:
         if rec.op.name == "StopGradient":
             return Reason("stop_gradient",
@@ -192,6 +194,17 @@ def explain(tape, target, source, frame=None, names=None):
     return Reason("no_path",
                   f"{t_name} does not depend on {s_name} through any recorded operation (Python "
                   f"control flow such as an `if` may have taken a branch without it).", None)
+
+
+def _depends(records, notes, tids, cut):
+    """Does a target depend on the output of the ``cut`` record?"""
+    if any(notes.cut.get(t) is cut for t in tids):
+        return True  # through unrecorded ops on integer values
+    down = {cut.output._id}
+    for rec in records:
+        if any(x._id in down for x in rec.inputs):
+            down.add(rec.output._id)
+    return bool(tids & down)
 
 
 def _reset(s_name, t_name, where):
