@@ -224,7 +224,11 @@ def summarize(g, max_nodes):
                 break
             m = nxt[0]
             for p in list(h.predecessors(m)):
-                if p != t:
+                if p == t:
+                    continue
+                if h.nodes[p].get("kind") == "constant" and h.out_degree(p) == 1:
+                    h.remove_node(p)       # a repeat's own constant folds with it
+                else:
                     h.add_edge(p, n, index=h.edges[p, m].get("index", 0))
             for s in list(h.successors(m)):
                 h.add_edge(n, s, index=0)
