@@ -124,6 +124,14 @@ def test_floormod_and_floordiv():
     assert gx is None and gy is None
 
 
+def test_math_and_nn_aliases_are_the_same_functions():
+    assert tf.math.sin is tf.sin and tf.math.exp is tf.exp and tf.math.sigmoid is tf.sigmoid
+    assert tf.nn.sigmoid is tf.sigmoid and tf.nn.tanh is tf.tanh
+    assert tf.nn.relu(tf.constant([-1.0, 2.0])).numpy().tolist() == [0.0, 2.0]
+    assert tf.math.softplus is tf.nn.softplus and tf.math.reduce_sum is tf.reduce_sum
+    assert tf.math.multiply is tf.multiply and tf.math.divide is tf.divide
+
+
 # -- smooth functions against their derivatives ------------------------------------------------------
 
 @pytest.mark.parametrize("op, derivative", [
@@ -351,3 +359,35 @@ def test_identity_and_cast_gradients():
     g = tape.gradient(y, x)
     assert g.dtype == tf.float32 and g.numpy().tolist() == [2.0, 4.0]
     assert tf.cast(tf.constant([-1.7, 2.7]), tf.int32).numpy().tolist() == [-1, 2]   # truncates
+
+
+# -- second derivatives at kinks ---------------------------------------------------------------------
+
+def _second_derivative(f, values):
+    x = tf.constant(values)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dy = inner.gradient(y, x)
+    return dy, outer.gradient(dy, x)
+
+
+def test_abs_second_derivative_is_zero():
+    dy, d2y = _second_derivative(tf.abs, [-2.0, 3.0])
+    assert dy.numpy().tolist() == [-1.0, 1.0]
+    assert d2y is not None and d2y.numpy().tolist() == [0.0, 0.0]
+
+
+def test_maximum_second_derivative_is_unconnected():
+    dy, d2y = _second_derivative(lambda x: tf.maximum(x, 0.0), [-2.0, 3.0])
+    assert dy.numpy().tolist() == [0.0, 1.0] and d2y is None
+
+
+@pytest.mark.xfail(strict=True, reason="TF's ReluGrad has a registered gradient, so relu'' is "
+                   "zeros; the engine builds relu' from a bool comparison and gives None")
+def test_relu_second_derivative_is_zero_as_in_tensorflow():
+    dy, d2y = _second_derivative(tf.nn.relu, [-2.0, 3.0])
+    assert dy.numpy().tolist() == [0.0, 1.0]
+    assert d2y is not None and d2y.numpy().tolist() == [0.0, 0.0]

@@ -76,9 +76,6 @@ def test_sources_in_nested_lists_tuples_and_dicts_keep_their_structure():
     assert float(grads["first"][0]) == 10.0
     assert float(grads["first"][1][0]) == 100.0
     assert float(grads["second"]) == 1000.0
-    single = tape.gradient  # a non-persistent tape is spent after one call
-    with pytest.raises(RuntimeError):
-        single(out, x)
 
 
 def test_a_tuple_of_sources_gives_a_tuple():
@@ -431,10 +428,8 @@ def test_integer_path_gives_none(tapegrad_log):
         tape.watch(x)
         n = tf.cast(x, tf.int32)            # float -> int cuts the path
         y = tf.cast(n * n, tf.float32) * 2.0
-        w = x * 2.0
     assert float(y) == 18.0
-    g_y, g_w = tape.gradient(y, x), None
-    assert g_y is None
+    assert tape.gradient(y, x) is None
     with tf.GradientTape() as tape:
         tape.watch(x)
         w = tf.cast(tf.cast(x, tf.float64), tf.float32) * 2.0   # float -> float keeps it
