@@ -297,7 +297,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
         if name != "pyodide-lock.json":
             check_file(pdir / name, sha, "copied into dist")
 
-    files = sorted(str(p.relative_to(staging)) for p in staging.rglob("*") if p.is_file())
+    files = {str(p.relative_to(staging)): sha256_of(p)
+             for p in sorted(staging.rglob("*")) if p.is_file()}
     size = sum((staging / f).stat().st_size for f in files)
     # Files whose bytes are fixed by an upstream hash under a versioned folder never change:
     # the server marks them immutable. Our own files (page, lock, engine wheel) revalidate.
@@ -327,9 +328,14 @@ def main(argv: list[str] | None = None) -> int:
         digest = inputs_digest(args.pyodide_dir)
         info_path = args.out / "build-info.json"
         if args.if_stale and info_path.is_file():
-            if json.loads(info_path.read_text()).get("inputs_digest") == digest:
-                log(f"{rel(args.out)} is up to date")
-                return 0
+            info = json.loads(info_path.read_text())
+            if info.get("inputs_digest") == digest:
+                altered = [f for f, sha in info["files"].items()
+                           if not (args.out / f).is_file() or sha256_of(args.out / f) != sha]
+                if not altered:
+                    log(f"{rel(args.out)} is up to date")
+                    return 0
+                log(f"{rel(args.out)} has missing or altered files ({', '.join(altered[:3])}); rebuilding")
         assemble(args, digest)
     except BuildError as e:
         print(f"build FAILED: {e}", file=sys.stderr)

@@ -24,13 +24,15 @@ let showTime = false;
 const argv = process.argv.slice(2);
 while (argv.length && argv[0].startsWith("--")) {
   const opt = argv.shift();
-  if (opt === "--dist") distDir = path.resolve(argv.shift() ?? usage("--dist needs a folder"));
+  if (opt === "--dist") distDir = path.resolve(process.env.INIT_CWD ?? ".", argv.shift() ?? usage("--dist needs a folder"));
   else if (opt === "--time") showTime = true;
   else if (opt === "--") break;
   else usage(`unknown option ${opt}`);
 }
 if (!argv.length) usage("no script given");
-const script = path.resolve(argv[0]);
+// `npm run` starts us in the repo root; INIT_CWD is where the user typed the command.
+const userCwd = process.env.INIT_CWD ?? process.cwd();
+const script = path.resolve(userCwd, argv[0]);
 const scriptArgs = argv.slice(1);
 if (!fs.existsSync(script)) usage(`no such file: ${script}`);
 
@@ -63,7 +65,7 @@ if (path.relative(ROOT, scriptDir).startsWith("..")) mount(scriptDir);
 await pyodide.loadPackagesFromImports(fs.readFileSync(script, "utf8"), { messageCallback: () => {} });
 const tPkgs = performance.now();
 
-const cwd = path.relative(ROOT, process.cwd()).startsWith("..") ? ROOT : process.cwd();
+const cwd = path.relative(ROOT, userCwd).startsWith("..") ? ROOT : userCwd;
 pyodide.globals.set("_runner_args", pyodide.toPy([script, ...scriptArgs]));
 pyodide.globals.set("_runner_cwd", cwd);
 const code = await pyodide.runPythonAsync(`

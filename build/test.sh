@@ -5,3 +5,9 @@ cd "$(dirname "$0")/.."
 bash build/setup_python.sh
 echo "== engine tests (native CPython)"
 .venv/bin/python -m pytest tests/engine
+echo "== dist/ build (Pyodide $(node -p 'require("./package.json").dependencies.pyodide'))"
+bash build/build.sh --if-stale
+echo "== build, server and runner checks (native)"
+.venv/bin/python -m pytest tests/pyodide
+echo "== engine tests inside Pyodide (Node.js, from dist/)"
+node build/run_in_pyodide.mjs tests/pyodide/run_engine_tests.py
