@@ -172,6 +172,10 @@ class GradientTape:
         if var._id not in self._watched:
             if not (self._watch_accessed and var._trainable):
                 return
+            if var._value.dtype.kind not in "fc":
+                # TF lists an accessed integer variable silently (no gradient can flow)
+                self._watched_vars.setdefault(var._id, var)
+                return
             self._watch_variable(var)
             if var._id not in self._watched:
                 return

@@ -485,3 +485,19 @@ def test_string_tensor_cannot_be_watched(tapegrad_log):
         tape.watch(s)
     assert tapegrad_log() == ["WARNING:tapegrad:The dtype of the watched tensor must be floating "
                               "(e.g. tf.float32), got tf.string"]
+
+
+def test_an_accessed_integer_variable_is_listed_without_a_watch_warning(tapegrad_log):
+    # TF warns only when asked for the gradient (target and source), not when the read is watched
+    x = tf.Variable(2)
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert int(y) == 4
+    assert tape.watched_variables() == (x,)
+    assert tape.gradient(y, x) is None
+    assert tapegrad_log() == [
+        "WARNING:tapegrad:The dtype of the target tensor must be floating (e.g. tf.float32) when "
+        "calling GradientTape.gradient, got tf.int32",
+        "WARNING:tapegrad:The dtype of the source tensor must be floating (e.g. tf.float32) when "
+        "calling GradientTape.gradient, got tf.int32",
+    ]
