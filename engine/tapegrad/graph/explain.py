@@ -95,7 +95,7 @@ def explain(tape, target, source, frame=None, names=None):
     """The ``Reason`` ``tape.gradient(target, source)`` is None (or zero), or None if it is not."""
     from .. import nest
     namer = _Namer(frame, names)
-    targets = [t for t in nest.flatten(target) if isinstance(t, (Tensor, Variable))]
+    targets = [t for t in nest.flatten(target) if hasattr(t, "_id") and hasattr(t, "_value")]
     if not targets:
         return None
     t0 = targets[0]
