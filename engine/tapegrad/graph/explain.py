@@ -187,7 +187,8 @@ def explain(tape, target, source, frame=None, names=None):
                       f"The path from {s_name} to {t_name} goes through {rec.op.name}"
                       f"{_at(rec.where)}, an operation registered as not differentiable.",
                       _line(rec.where))
-    if not (tids & (produced | tape._watched)):
+    is_tensor_target = isinstance(t0, Tensor)
+    if is_tensor_target and not (tids & (produced | tape._watched)):
         return Reason("outside_context",
                       f"{t_name} was not recorded by this tape: it was computed outside the tape's "
                       f"`with` block, so there is no recorded path back to {s_name}.", None)
