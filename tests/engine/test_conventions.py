@@ -385,8 +385,6 @@ def test_maximum_second_derivative_is_unconnected():
     assert dy.numpy().tolist() == [0.0, 1.0] and d2y is None
 
 
-@pytest.mark.xfail(strict=True, reason="TF's ReluGrad has a registered gradient, so relu'' is "
-                   "zeros; the engine builds relu' from a bool comparison and gives None")
 def test_relu_second_derivative_is_zero_as_in_tensorflow():
     dy, d2y = _second_derivative(tf.nn.relu, [-2.0, 3.0])
     assert dy.numpy().tolist() == [0.0, 1.0]

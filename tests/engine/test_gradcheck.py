@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+from tapegrad.ops.math_ops import relu_grad
 from tapegrad.table import TABLE
 from tapegrad.test_util import check_gradients
 
@@ -80,6 +81,7 @@ CASES = {
     "Sigmoid": unary(tf.sigmoid),
     "Softplus": unary(tf.nn.softplus),
     "Relu": unary(tf.nn.relu, away_from_zero),
+    "ReluGrad": [(lambda g, x: relu_grad(g, x), [normal((2, 3)), away_from_zero((2, 3))])],
     "Sign": unary(lambda x: tf.sign(x) * x, away_from_zero),
     "SelectV2": [(lambda x, y: tf.where(tf.constant(np.array([True, False, True])), x, y),
                   [normal((3,)), normal((3,))]),

@@ -230,7 +230,20 @@ TANH = elementwise("Tanh", xp.tanh, lambda ans, x: subtract(_const(1, ans), squa
 SIGMOID = elementwise("Sigmoid", _sigmoid_impl,
                       lambda ans, x: multiply(ans, subtract(_const(1, ans), ans)))
 SOFTPLUS = elementwise("Softplus", _softplus_impl, lambda ans, x: sigmoid(x))
-RELU = elementwise("Relu", _relu_impl, lambda ans, x: cast(greater(x, _zeros_like(x)), x.dtype))
+# relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
+# zero (not None), so relu'' is zeros, as in TF.
+RELU = primitive("Relu", _relu_impl)
+RELU_GRAD = primitive("ReluGrad", lambda g, x: np.where(x > 0, g, np.zeros((), g.dtype)),
+                      _incompatible)
+defvjp(RELU, lambda g, ans, x: relu_grad(g, x))
+defjvp(RELU, lambda t, ans, x: relu_grad(t, x))
+defvjp(RELU_GRAD, lambda gg, ans, g, x: relu_grad(gg, x), lambda gg, ans, g, x: _zeros_like(x))
+defjvp(RELU_GRAD, lambda t, ans, g, x: relu_grad(t, x), lambda t, ans, g, x: _zeros_like(ans))
+
+
+def relu_grad(gradients, features):
+    """``gradients`` where ``features > 0``, else 0 (the backward of relu)."""
+    return bind(RELU_GRAD, _pair(gradients, features, "ReluGrad"), _NO_ATTRS)
 
 SIGN = primitive("Sign", xp.sign)  # TensorFlow registers a zero gradient (not None) for Sign
 defvjp(SIGN, lambda g, ans, x: _zeros_like(x))
