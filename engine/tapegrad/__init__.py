@@ -32,6 +32,15 @@ from .ops.array_ops import (  # noqa: F401
     shape, size, squeeze, stack, transpose, unstack, zeros, zeros_like,
 )
 from .ops.array_ops import range_ as range, slice_ as slice  # noqa: F401
+from .ops.math_more import (  # noqa: F401
+    acos, acosh, asin, asinh, atan, atan2, atanh, clip_by_norm, cosh, norm, reduce_all,
+    reduce_any, reduce_logsumexp, sinh,
+)
+from .ops.indexing_ops import (  # noqa: F401
+    IndexedSlices, boolean_mask, gather, gather_nd, one_hot, scatter_nd, tensor_scatter_nd_add,
+    tensor_scatter_nd_update,
+)
+from .ops.shape_ops import einsum, pad, reverse, split, tensordot, tile  # noqa: F401
 from .tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .forward import ForwardAccumulator as _ForwardAccumulator
 from .custom import (  # noqa: F401

@@ -54,6 +54,26 @@ def reductions(fn):
     return cases
 
 
+def _distinct(shape):
+    """Values at least 0.1 apart, so no pooling window has a tie (finite differences stay local)."""
+    return rng.permutation(np.arange(int(np.prod(shape))) * 0.1 - 1.0).reshape(shape)
+
+
+def _well_conditioned(shape):
+    return normal(shape) + 3 * np.eye(shape[-1])
+
+
+def _conv_input_grad(x, w):
+    # Col2Im only appears inside Conv2D's rule: reach it as the input gradient of a convolution.
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.nn.conv2d(x, w, 1, "SAME")
+    return t.gradient(y, x, output_gradients=tf.ones_like(y) * y)
+
+
+from tapegrad.ops import conv_ops as _pool  # noqa: E402
+
+
 CASES = {
     "AddV2": binary(tf.add),
     "Sub": binary(tf.subtract),
@@ -122,13 +142,73 @@ CASES = {
                      (lambda x: x[None, -1, 1:], [normal((2, 3))]),
                      (lambda x: x[..., 0], [normal((2, 3))])],
     "StridedSliceGrad": [(lambda x: _slice_grad(x), [normal((2, 2))])],
+    # -- issue 6: more math ------------------------------------------------------------------
+    "Erf": unary(tf.math.erf),
+    "Asin": unary(tf.asin, unit),
+    "Acos": unary(tf.acos, unit),
+    "Atan": unary(tf.atan),
+    "Sinh": unary(tf.sinh),
+    "Cosh": unary(tf.cosh),
+    "Asinh": unary(tf.asinh),
+    "Acosh": unary(tf.acosh, lambda s: rng.uniform(1.2, 3.0, s)),
+    "Atanh": unary(tf.atanh, unit),
+    "Atan2": binary(tf.atan2, normal, away_from_zero),
+    "Relu6": [(tf.nn.relu6, [rng.uniform(0.3, 5.7, s) * rng.choice([-1.0, 1.0], s) + 0.0])
+              for s in SHAPES] + [(tf.nn.relu6, [np.array([-1.0, 2.0, 6.5, 7.0])])],
+    # -- nn: convolution and pooling ------------------------------------------------------------
+    "Conv2D": [(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), [normal((1, 4, 4, 2)), normal((3, 3, 2, 2))]),
+               (lambda x, w: tf.nn.conv2d(x, w, 2, "VALID"), [normal((2, 5, 5, 1)), normal((2, 2, 1, 3))]),
+               (lambda x, w: tf.nn.conv2d(x, w, [1, 2, 1, 1], "SAME", dilations=2),
+                [normal((1, 5, 4, 1)), normal((2, 2, 1, 2))])],
+    "Im2Col": [(lambda x: tf.nn.avg_pool2d(x, 2, 1, "SAME"), [normal((1, 3, 3, 2))])],
+    "Col2Im": [(lambda x, w: _conv_input_grad(x, w), [normal((1, 4, 4, 1)), normal((2, 2, 1, 2))])],
+    "MaxPool": [(lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME"), [_distinct((1, 3, 3, 2))]),
+                (lambda x: tf.nn.max_pool2d(x, [1, 3, 2, 1], 1, "VALID"), [_distinct((2, 4, 3, 1))])],
+    "MaxPoolGrad": [(lambda x, g: _pool.max_pool_grad(x, g, _pool.pool_attrs(x, 2, 1, "SAME")),
+                     [_distinct((1, 3, 3, 1)), normal((1, 3, 3, 1))])],
+    "MaxPoolGradGrad": [(lambda x, t: _pool.max_pool_grad_grad(x, t, _pool.pool_attrs(x, 2, 1, "SAME")),
+                         [_distinct((1, 3, 3, 1)), normal((1, 3, 3, 1))])],
+    # -- shape and indexing -----------------------------------------------------------------------
+    "Tile": [(lambda x: tf.tile(x, [2, 3]), [normal((2, 3))]),
+             (lambda x: tf.tile(x, [3]), [normal((1,))])],
+    "ReverseV2": [(lambda x: tf.reverse(x, [1]), [normal((2, 3))]),
+                  (lambda x: tf.reverse(x, [0, -1]), [normal((2, 3))])],
+    "Pad": [(lambda x: tf.pad(x, [[1, 0], [2, 1]]), [normal((2, 3))]),
+            (lambda x: tf.pad(x, [[1, 2]], constant_values=3.0), [normal((3,))])],
+    "Einsum": [(lambda a, b: tf.einsum("ij,jk->ik", a, b), [normal((2, 3)), normal((3, 2))]),
+               (lambda a, b: tf.einsum("ij,ik->j", a, b), [normal((2, 3)), normal((2, 2))]),
+               (lambda a, b: tf.einsum("...ij,...jk", a, b), [normal((2, 2, 3)), normal((1, 3, 2))]),
+               (lambda a: tf.einsum("ij->ji", a), [normal((2, 3))]),
+               (lambda a, b: tf.tensordot(a, b, [[0], [1]]), [normal((2, 3)), normal((3, 2))])],
+    "GatherV2": [(lambda x: tf.gather(x, [2, 0, 2]), [normal((3, 2))]),
+                 (lambda x: tf.gather(x, [[1, 0]], axis=1), [normal((2, 3))])],
+    "UnsortedSegmentSum": [(lambda x: tf.math.unsorted_segment_sum(x, [0, 2, 0], 3),
+                            [normal((3, 2))])],
+    "GatherNd": [(lambda x: tf.gather_nd(x, [[0, 1], [1, 2], [0, 1]]), [normal((2, 3))]),
+                 (lambda x: tf.gather_nd(x, [[1]]), [normal((2, 3))])],
+    "ScatterNd": [(lambda u: tf.scatter_nd([[0], [2], [0]], u, (3, 2)), [normal((3, 2))])],
+    # -- linear algebra -------------------------------------------------------------------------------
+    "MatrixInverse": [(tf.linalg.inv, [_well_conditioned((3, 3))]),
+                      (lambda a: tf.linalg.inv(a, adjoint=True), [_well_conditioned((2, 2, 2))])],
+    "MatrixDeterminant": [(tf.linalg.det, [_well_conditioned((3, 3))]),
+                          (tf.linalg.det, [_well_conditioned((2, 2, 2))])],
+    "LogMatrixDeterminant": [(lambda a: tf.linalg.slogdet(a)[1], [_well_conditioned((3, 3))])],
+    "MatrixSolve": [(tf.linalg.solve, [_well_conditioned((3, 3)), normal((3, 2))]),
+                    (lambda a, b: tf.linalg.solve(a, b, adjoint=True),
+                     [_well_conditioned((2, 3, 3)), normal((2, 3, 1))])],
+    "MatrixTriangularSolve": [
+        (tf.linalg.triangular_solve, [_well_conditioned((3, 3)), normal((3, 2))]),
+        (lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True),
+         [_well_conditioned((3, 3)), normal((3, 2))])],
+    "Cholesky": [(lambda x: tf.linalg.cholesky(tf.matmul(x, x, transpose_b=True) + 3 * tf.eye(
+        3, dtype=tf.float64)), [normal((3, 3))])],
 }
 
 # Ops that by definition (and as in TensorFlow) have a None gradient.
 NONE_GRADIENT = {"FloorDiv": (tf.math.floordiv, 2), "Floor": (tf.floor, 1),
                  "Ceil": (tf.math.ceil, 1), "Round": (tf.round, 1),
                  "StopGradient": (tf.stop_gradient, 1)}
-BOOLEAN = {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
+BOOLEAN = {"Any", "All", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
            "LogicalOr", "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite"}
 ELSEWHERE = {"ReadVariableOp": "test_tape.py (variables)",
              "AdjustContrastv2": "no gradient registered: test_unregistered_gradient"}

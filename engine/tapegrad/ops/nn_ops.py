@@ -18,4 +18,205 @@ def log_softmax(logits, axis=-1, name=None):
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    return convert.tensor(value) + bias
+    """Adds a 1-D ``bias`` along the channel axis (the last one; axis 1 for 'NC...' formats)."""
+    from ..errors import InvalidArgumentError
+    from .array_ops import reshape
+    from .math_ops import add
+    x, b = convert.binary(value, bias, "BiasAdd")
+    if b._value.ndim != 1:
+        raise ValueError(f"BiasAdd: bias must be 1-D, got shape {b.shape}")
+    channel_first = data_format is not None and str(data_format).startswith("NC")
+    axis = 1 if channel_first else -1
+    if x._value.ndim < 2 or x._value.shape[axis] != b._value.shape[0]:
+        raise InvalidArgumentError(f"Must provide as many biases as the channel dimension of the "
+                                   f"input tensor: {b.shape} vs. {x.shape} [Op:BiasAdd]")
+    if channel_first:
+        b = reshape(b, (b._value.shape[0],) + (1,) * (x._value.ndim - 2))
+    return add(x, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# Activations. Kinks follow TensorFlow: relu6'(0) = relu6'(6) = 0, leaky_relu'(0) = alpha,
+# elu'(0) = 1.
+# ---------------------------------------------------------------------------------------------
+import math as _math  # noqa: E402
+
+from ..backend import xp  # noqa: E402
+from ..errors import InvalidArgumentError  # noqa: E402
+from ..table import elementwise  # noqa: E402
+from ..tensor import wrap  # noqa: E402
+from .math_ops import (  # noqa: E402
+    _const, _zeros_like, abs, add, cast, expm1, greater, greater_equal, less, log1p, logical_and,
+    minimum, multiply, negative, realdiv, reduce_mean, sigmoid, square, tanh, where,
+)
+
+
+def _float_tensor(x, op):
+    x = convert.tensor(x)
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"{op}: expected a floating-point tensor, got {x.dtype.name}")
+    return x
+
+
+RELU6 = elementwise("Relu6", lambda x: xp.clip(x, 0, 6).astype(x.dtype, copy=False),
+                    lambda ans, x: cast(logical_and(greater(x, _zeros_like(x)),
+                                                    less(x, _const(6, x))), x._value.dtype))
+
+
+def relu6(features, name=None):
+    """min(max(x, 0), 6); the gradient is 1 strictly inside (0, 6), else 0."""
+    from ..recording import bind
+    return bind(RELU6, (_float_tensor(features, "Relu6"),), {})
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """x where x > 0, else alpha * x."""
+    x = _float_tensor(features, "LeakyRelu")
+    return where(greater(x, _zeros_like(x)), x, multiply(_const(alpha, x), x))
+
+
+def elu(features, name=None):
+    """x where x > 0, else exp(x) - 1."""
+    x = _float_tensor(features, "Elu")
+    # expm1 of min(x, 0): the unused branch never overflows (no inf * 0 in the gradient)
+    return where(greater(x, _zeros_like(x)), x, expm1(minimum(x, _zeros_like(x))))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(features, name=None):
+    """scale * elu(x) with alpha = 1.6733 and scale = 1.0507 (self-normalizing)."""
+    x = _float_tensor(features, "Selu")
+    neg = multiply(_const(_SELU_ALPHA, x), expm1(minimum(x, _zeros_like(x))))
+    return multiply(_const(_SELU_SCALE, x), where(greater(x, _zeros_like(x)), x, neg))
+
+
+def gelu(features, approximate=False, name=None):
+    """x * Phi(x) with the normal CDF Phi (``approximate=True``: the tanh formula)."""
+    from .math_more import erf
+    x = _float_tensor(features, "Gelu")
+    half_x = multiply(_const(0.5, x), x)
+    if approximate:
+        inner = multiply(_const(_math.sqrt(2 / _math.pi), x),
+                         add(x, multiply(_const(0.044715, x), multiply(x, square(x)))))
+        return multiply(half_x, add(_const(1, x), tanh(inner)))
+    return multiply(half_x, add(_const(1, x), erf(multiply(x, _const(1 / _math.sqrt(2), x)))))
+
+
+def silu(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x) (also called swish)."""
+    x = _float_tensor(features, "Silu")
+    return multiply(x, sigmoid(multiply(_const(beta, x), x)))
+
+
+swish = silu
+
+
+def softsign(features, name=None):
+    """x / (1 + |x|)."""
+    x = _float_tensor(features, "Softsign")
+    return realdiv(x, add(_const(1, x), abs(x)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Losses on logits (stable forms).
+# ---------------------------------------------------------------------------------------------
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x * z + log(1 + exp(-|x|)), elementwise, for logits x and labels z."""
+    if labels is None or logits is None:
+        raise ValueError("sigmoid_cross_entropy_with_logits: both labels and logits must be given")
+    x, z = convert.binary(logits, labels, "SigmoidCrossEntropyWithLogits")
+    if x._value.shape != z._value.shape:
+        raise ValueError(f"logits and labels must have the same shape ({x.shape} vs {z.shape})")
+    nonneg = greater_equal(x, _zeros_like(x))
+    relu_x = where(nonneg, x, _zeros_like(x))
+    neg_abs = where(nonneg, negative(x), x)
+    from .math_ops import exp, subtract
+    return add(subtract(relu_x, multiply(x, z)), log1p(exp(neg_abs)))
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits)) along ``axis``."""
+    x, z = convert.binary(logits, labels, "SoftmaxCrossEntropyWithLogits")
+    if x._value.shape != z._value.shape:
+        raise InvalidArgumentError(f"logits and labels must be broadcastable: logits_size="
+                                   f"{list(x.shape)} labels_size={list(z.shape)} "
+                                   f"[Op:SoftmaxCrossEntropyWithLogits]")
+    from .math_ops import reduce_sum
+    return negative(reduce_sum(multiply(z, log_softmax(x, axis=axis)), axis=axis))
+
+
+softmax_cross_entropy_with_logits_v2 = softmax_cross_entropy_with_logits
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """-log_softmax(logits)[..., label] for integer labels of shape ``logits.shape[:-1]``."""
+    x = _float_tensor(logits, "SparseSoftmaxCrossEntropyWithLogits")
+    z = convert.tensor(labels)
+    if z._value.dtype.kind not in "iu":
+        raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers, got "
+                        f"{z.dtype.name}")
+    if z._value.shape != x._value.shape[:-1]:
+        raise ValueError(f"Shape mismatch: The shape of labels (received {z.shape}) should equal "
+                         f"the shape of logits except for the last dimension (received "
+                         f"{x.shape}).")
+    depth = x._value.shape[-1]
+    bad = (z._value < 0) | (z._value >= depth)
+    if bad.any():
+        raise InvalidArgumentError(f"Received a label value of {int(z._value[bad].reshape(-1)[0])} "
+                                   f"which is outside the valid range of [0, {depth}).  Label "
+                                   f"values: {' '.join(map(str, z._value.reshape(-1)))} "
+                                   f"[Op:SparseSoftmaxCrossEntropyWithLogits]")
+    onehot = wrap((z._value[..., None] == xp.arange(depth)).astype(x._value.dtype))
+    from .math_ops import reduce_sum
+    return negative(reduce_sum(multiply(onehot, log_softmax(x)), axis=-1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Dropout, moments.
+# ---------------------------------------------------------------------------------------------
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zeroes each entry with probability ``rate`` and scales the rest by 1 / (1 - rate).
+
+    The mask is a constant (drawn from ``tf.random``; repeatable with ``tf.random.set_seed`` and
+    ``seed``), so the gradient is the same mask, scaled.
+    """
+    from .. import random as tf_random
+    x = _float_tensor(x, "Dropout")
+    rate = float(rate)
+    if not 0 <= rate < 1:
+        raise ValueError(f"dropout: 'rate' must be a scalar tensor or a float in the range [0, 1),"
+                         f" got {rate}")
+    shape = tuple(x._value.shape) if noise_shape is None else \
+        tuple(int(d) for d in noise_shape)
+    u = tf_random.uniform(shape, dtype=x.dtype, seed=seed)._value
+    keep = (u >= rate).astype(x._value.dtype) / x._value.dtype.type(1 - rate)
+    return multiply(x, wrap(keep))
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) over ``axes``.
+
+    Unlike TensorFlow (which stops the gradient through the mean inside the variance; the same
+    first derivative), the variance here is differentiated exactly, so second derivatives match
+    finite differences.
+    """
+    x = _float_tensor(x, "Moments")
+    mean = reduce_mean(x, axis=axes, keepdims=True)
+    from .math_ops import subtract
+    variance = reduce_mean(square(subtract(x, mean)), axis=axes, keepdims=keepdims)
+    if not keepdims:
+        from .math_ops import _axes
+        from .array_ops import reshape
+        ax = _axes(axes, x._value.ndim, "Moments")
+        mean = reshape(mean, tuple(d for i, d in enumerate(x._value.shape)
+                                   if ax is not None and i not in ax))
+    return mean, variance
+
+
+from .conv_ops import avg_pool2d, conv2d, max_pool2d  # noqa: E402,F401
+
+max_pool = max_pool2d
+avg_pool = avg_pool2d

@@ -1,0 +1,244 @@
+"""Convolution and pooling on NHWC images.
+
+``Im2Col`` gathers every kernel window of an image into one array (N, OH, OW, KH, KW, C) and
+``Col2Im`` adds such windows back into an image; each is linear and the transpose of the other,
+so their rules are each other. ``Conv2D`` is one primitive (a window gather followed by one
+matrix product) whose rules are written with ``Im2Col``/``Col2Im`` and ``matmul``, so every order
+of derivative is available. Max pooling routes the gradient to the first maximum of each window
+(as TensorFlow's CPU kernel does) with ``MaxPoolGrad`` and its transpose ``MaxPoolGradGrad``.
+"""
+import math as _math
+
+from ..backend import xp
+from ..errors import InvalidArgumentError
+from ..recording import bind
+from ..table import defjvp, deflinear, defvjp, primitive
+from . import convert
+from .math_ops import matmul, realdiv, reduce_sum
+
+
+def _pair(value, name, op):
+    """strides/dilations/ksize as (h, w) from an int, a pair, or TF's 4-list [1, h, w, 1]."""
+    if isinstance(value, int):
+        return (value, value)
+    v = [int(a) for a in value]
+    if len(v) == 1:
+        return (v[0], v[0])
+    if len(v) == 2:
+        return (v[0], v[1])
+    if len(v) == 4:
+        if v[0] != 1 or v[3] != 1:
+            raise NotImplementedError(f"{op}: '{name}' in the batch and depth dimensions must be "
+                                      f"1, got {list(value)}")
+        return (v[1], v[2])
+    raise ValueError(f"{op}: '{name}' must be an int or a list of 1, 2 or 4 ints, got {value!r}")
+
+
+def _geometry(in_hw, ksize, strides, dilations, padding, op):
+    """Output size and (before, after) padding per spatial axis, as TensorFlow computes them."""
+    if not isinstance(padding, str):
+        raise NotImplementedError(f"{op}: explicit 'padding' lists are not implemented; use "
+                                  f"'SAME' or 'VALID'")
+    mode = padding.upper()
+    if mode not in ("SAME", "VALID"):
+        raise ValueError(f"{op}: 'padding' must be 'SAME' or 'VALID', got {padding!r}")
+    out, pads = [], []
+    for n, k, s, d in zip(in_hw, ksize, strides, dilations):
+        eff = (k - 1) * d + 1
+        if mode == "VALID":
+            o = (n - eff) // s + 1 if n >= eff else 0
+            pads.append((0, 0))
+        else:
+            o = _math.ceil(n / s)
+            total = max((o - 1) * s + eff - n, 0)
+            pads.append((total // 2, total - total // 2))
+        if o <= 0:
+            raise InvalidArgumentError(f"Computed output size would be negative: {o} [input: {n}, "
+                                       f"effective filter size: {eff}, stride: {s}] [Op:{op}]")
+        out.append(o)
+    return tuple(out), tuple(pads)
+
+
+# -- window gathering ---------------------------------------------------------------------------
+def _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=0):
+    padded = xp.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=fill)
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
+    cols = xp.empty((x.shape[0], oh, ow, kh, kw, x.shape[3]), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, :, i, j, :] = padded[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                                            j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
+    return cols
+
+
+def _col2im_impl(cols, ksize, strides, dilations, pads, out_hw, in_hw):
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
+    h, w = in_hw
+    n, c = cols.shape[0], cols.shape[5]
+    padded = xp.zeros((n, h + sum(pads[0]), w + sum(pads[1]), c), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            padded[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                   j * dw:j * dw + (ow - 1) * sw + 1:sw, :] += cols[:, :, :, i, j, :]
+    return xp.ascontiguousarray(padded[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + w, :])
+
+
+IM2COL = primitive("Im2Col", _im2col_impl)
+COL2IM = primitive("Col2Im", _col2im_impl)
+deflinear(IM2COL, lambda g, ans, x, **a: bind(COL2IM, (g,), a))
+deflinear(COL2IM, lambda g, ans, cols, **a: bind(IM2COL, (g,), a))
+
+
+# -- Conv2D ---------------------------------------------------------------------------------------
+def _conv_impl(x, w, ksize, strides, dilations, pads, out_hw, in_hw):
+    cols = _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw)
+    n = x.shape[0]
+    k = ksize[0] * ksize[1] * x.shape[3]
+    out = cols.reshape(n * out_hw[0] * out_hw[1], k) @ w.reshape(k, w.shape[3])
+    return out.reshape(n, out_hw[0], out_hw[1], w.shape[3])
+
+
+CONV2D = primitive("Conv2D", _conv_impl)
+
+
+def _conv_vjp_x(g, ans, x, w, **a):
+    from .array_ops import reshape
+    n, oh, ow, o = g._value.shape
+    kh, kw, c, _ = w._value.shape
+    cols = matmul(reshape(g, (-1, o)), reshape(w, (-1, o)), transpose_b=True)
+    return bind(COL2IM, (reshape(cols, (n, oh, ow, kh, kw, c)),), a)
+
+
+def _conv_vjp_w(g, ans, x, w, **a):
+    from .array_ops import reshape
+    o = g._value.shape[3]
+    cols = bind(IM2COL, (x,), a)
+    k = int(w._value.size) // o
+    return reshape(matmul(reshape(cols, (-1, k)), reshape(g, (-1, o)), transpose_a=True),
+                   w._value.shape)
+
+
+defvjp(CONV2D, _conv_vjp_x, _conv_vjp_w)
+defjvp(CONV2D, lambda t, ans, x, w, **a: bind(CONV2D, (t, w), a),
+       lambda t, ans, x, w, **a: bind(CONV2D, (x, t), a))
+
+
+def _check_format(data_format, op):
+    if data_format not in (None, "NHWC"):
+        raise NotImplementedError(f"{op}: data_format={data_format!r} is not implemented; only "
+                                  f"'NHWC' is supported")
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
+           name=None):
+    """2-D convolution (cross-correlation, as in TensorFlow) of NHWC images with HWIO filters.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(9.0), (1, 3, 3, 1))
+    >>> w = tf.ones((2, 2, 1, 1))
+    >>> tf.nn.conv2d(x, w, strides=1, padding="VALID")[0, :, :, 0].numpy().tolist()
+    [[8.0, 12.0], [20.0, 24.0]]
+    """
+    _check_format(data_format, "Conv2D")
+    x, w = convert.binary(input, filters, "Conv2D")
+    if x._value.ndim != 4:
+        raise ValueError(f"Conv2D: input must be 4-D [batch, height, width, channels], got shape "
+                         f"{x.shape}")
+    if w._value.ndim != 4:
+        raise ValueError(f"Conv2D: filters must be 4-D [height, width, in, out], got shape "
+                         f"{w.shape}")
+    if w._value.shape[2] != x._value.shape[3]:
+        raise InvalidArgumentError(f"input depth must be evenly divisible by filter depth: "
+                                   f"{x._value.shape[3]} vs {w._value.shape[2]} [Op:Conv2D]")
+    ksize = tuple(w._value.shape[:2])
+    st = _pair(strides, "strides", "Conv2D")
+    dil = _pair(dilations if dilations is not None else 1, "dilations", "Conv2D")
+    in_hw = tuple(x._value.shape[1:3])
+    out_hw, pads = _geometry(in_hw, ksize, st, dil, padding, "Conv2D")
+    return bind(CONV2D, (x, w), {"ksize": ksize, "strides": st, "dilations": dil, "pads": pads,
+                                 "out_hw": out_hw, "in_hw": in_hw})
+
+
+def _pool_attrs(x, ksize, strides, padding, op):
+    if x._value.ndim != 4:
+        raise ValueError(f"{op}: input must be 4-D [batch, height, width, channels], got shape "
+                         f"{x.shape}")
+    k = _pair(ksize, "ksize", op)
+    st = _pair(strides, "strides", op)
+    in_hw = tuple(x._value.shape[1:3])
+    out_hw, pads = _geometry(in_hw, k, st, (1, 1), padding, op)
+    return {"ksize": k, "strides": st, "dilations": (1, 1), "pads": pads, "out_hw": out_hw,
+            "in_hw": in_hw}
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """Mean over each window; with 'SAME' padding only the real (unpadded) entries count."""
+    _check_format(data_format, "AvgPool")
+    x = convert.tensor(input)
+    a = _pool_attrs(x, ksize, strides, padding, "AvgPool")
+    from ..tensor import wrap
+    ones = xp.ones((1,) + a["in_hw"] + (1,), x._value.dtype)
+    count = _im2col_impl(ones, **a).sum(axis=(3, 4))
+    return realdiv(reduce_sum(bind(IM2COL, (x,), a), axis=(3, 4)), wrap(count))
+
+
+# -- max pooling ------------------------------------------------------------------------------------
+def _argmax_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
+    """For each output entry, the flat index into ``x`` of its window's first maximum."""
+    fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
+    cols = _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=fill)
+    n, oh, ow, kh, kw, c = cols.shape
+    k = xp.argmax(cols.reshape(n, oh, ow, kh * kw, c), axis=3)           # (n, oh, ow, c)
+    i, j = k // kw, k % kw
+    h = xp.arange(oh).reshape(1, oh, 1, 1) * strides[0] - pads[0][0] + i
+    w = xp.arange(ow).reshape(1, 1, ow, 1) * strides[1] - pads[1][0] + j
+    b = xp.arange(n).reshape(n, 1, 1, 1)
+    ch = xp.arange(c).reshape(1, 1, 1, c)
+    return ((b * in_hw[0] + h) * in_hw[1] + w) * c + ch
+
+
+def _take_at_max(x, t, **a):
+    return t.reshape(-1)[_argmax_index(x, **a)]
+
+
+def _scatter_to_max(x, g, **a):
+    idx = _argmax_index(x, **a).reshape(-1)
+    return xp.bincount(idx, weights=g.reshape(-1), minlength=x.size).astype(g.dtype).reshape(x.shape)
+
+
+MAX_POOL = primitive("MaxPool", lambda x, **a: _take_at_max(x, x, **a))
+MAX_POOL_GRAD = primitive("MaxPoolGrad", _scatter_to_max)          # (x, g) -> dx
+MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max)    # (x, t) -> t at the maxima
+defvjp(MAX_POOL, lambda g, ans, x, **a: bind(MAX_POOL_GRAD, (x, g), a))
+defjvp(MAX_POOL, lambda t, ans, x, **a: bind(MAX_POOL_GRAD_GRAD, (x, t), a))
+# The window's winner is piecewise constant in x: no gradient flows to it.
+defvjp(MAX_POOL_GRAD, None, lambda g, ans, x, dy, **a: bind(MAX_POOL_GRAD_GRAD, (x, g), a))
+defjvp(MAX_POOL_GRAD, None, lambda t, ans, x, dy, **a: bind(MAX_POOL_GRAD, (x, t), a))
+defvjp(MAX_POOL_GRAD_GRAD, None, lambda g, ans, x, t, **a: bind(MAX_POOL_GRAD, (x, g), a))
+defjvp(MAX_POOL_GRAD_GRAD, None, lambda t, ans, x, tx, **a: bind(MAX_POOL_GRAD_GRAD, (x, t), a))
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """Maximum over each window; the gradient goes to the first maximum of the window.
+
+    >>> import tapegrad as tf
+    >>> x = tf.reshape(tf.range(16.0), (1, 4, 4, 1))
+    >>> tf.nn.max_pool2d(x, 2, 2, "VALID")[0, :, :, 0].numpy().tolist()
+    [[5.0, 7.0], [13.0, 15.0]]
+    """
+    _check_format(data_format, "MaxPool")
+    x = convert.tensor(input)
+    return bind(MAX_POOL, (x,), _pool_attrs(x, ksize, strides, padding, "MaxPool"))
+
+
+def max_pool_grad(x, dy, attrs):
+    """The gradient routing of ``max_pool2d`` (for tests and the gradient checker)."""
+    return bind(MAX_POOL_GRAD, (convert.tensor(x), convert.tensor(dy)), attrs)
+
+
+def max_pool_grad_grad(x, t, attrs):
+    return bind(MAX_POOL_GRAD_GRAD, (convert.tensor(x), convert.tensor(t)), attrs)
+
+
+def pool_attrs(x, ksize, strides, padding):
+    return _pool_attrs(convert.tensor(x), ksize, strides, padding, "MaxPool")

@@ -1,0 +1,297 @@
+"""Linear algebra on (batches of) matrices: inv, det, slogdet, solve, cholesky, triangular_solve
+(primitives whose rules are written with these same ops, so Hessians work), and trace, diag,
+diag_part, band_part (composites of masks and sums).
+
+The rules are the classic matrix-calculus identities, e.g. for ``X = A^-1 B``:
+``dB = A^-T G`` and ``dA = -dB X^T``; for the Cholesky factor the rule of Murray (2016).
+"""
+from ..backend import xp
+from ..errors import InvalidArgumentError
+from ..recording import bind
+from ..table import defjvp, defvjp, primitive
+from ..tensor import wrap
+from . import convert
+from .math_ops import (
+    _const, add, matmul, multiply, negative, reduce_sum, subtract, unbroadcast,
+)
+
+
+def _shape(x):
+    return tuple(x._value.shape)
+
+
+def _mT(x):
+    from .array_ops import matrix_transpose
+    return matrix_transpose(x)
+
+
+def _square_matrix(x, op):
+    x = convert.tensor(x)
+    s = _shape(x)
+    if len(s) < 2 or s[-1] != s[-2]:
+        raise InvalidArgumentError(f"Input must be a square matrix (or a batch of them), got shape "
+                                   f"[{','.join(map(str, s))}] [Op:{op}]")
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"{op}: expected a floating-point tensor, got {x.dtype.name}")
+    return x
+
+
+def _quiet_linalg(fn, op):
+    def impl(*args, **kw):
+        try:
+            return fn(*args, **kw)
+        except xp.linalg.LinAlgError as e:
+            raise InvalidArgumentError(f"{op}: {e} (the matrix is singular or not positive "
+                                       f"definite) [Op:{op}]") from None
+    return impl
+
+
+def _mask(n, m, lower, dtype, half_diagonal=False):
+    """A constant lower (or upper) triangular mask; ``half_diagonal`` puts 0.5 on the diagonal."""
+    mask = xp.tril(xp.ones((n, m), dtype)) if lower else xp.triu(xp.ones((n, m), dtype))
+    if half_diagonal:
+        mask = mask - 0.5 * xp.eye(n, m, dtype=dtype)
+    return wrap(mask)
+
+
+def _triangle(x, lower):
+    s = _shape(x)
+    return multiply(x, _mask(s[-2], s[-1], lower, x._value.dtype))
+
+
+# -- inverse --------------------------------------------------------------------------------------
+INV = primitive("MatrixInverse", _quiet_linalg(
+    lambda a, adjoint: xp.linalg.inv(xp.swapaxes(a, -1, -2) if adjoint else a), "MatrixInverse"))
+
+
+def _inv_vjp(g, ans, a, adjoint):
+    r = negative(matmul(ans, matmul(g, ans, transpose_b=True), transpose_a=True))
+    return _mT(r) if adjoint else r
+
+
+def _inv_jvp(t, ans, a, adjoint):
+    return negative(matmul(ans, matmul(_mT(t) if adjoint else t, ans)))
+
+
+defvjp(INV, _inv_vjp)
+defjvp(INV, _inv_jvp)
+
+
+def inv(input, adjoint=False, name=None):  # noqa: A002
+    """The inverse of each square matrix (of its transpose when ``adjoint``)."""
+    return bind(INV, (_square_matrix(input, "MatrixInverse"),), {"adjoint": bool(adjoint)})
+
+
+# -- determinants -----------------------------------------------------------------------------
+def _expand2(x):
+    from .array_ops import reshape
+    return reshape(x, _shape(x) + (1, 1))
+
+
+DET = primitive("MatrixDeterminant", lambda a: xp.asarray(xp.linalg.det(a), dtype=a.dtype))
+# d det(A) = det(A) * trace(A^-1 dA); the gradient is det(A) * A^-T (undefined when singular).
+defvjp(DET, lambda g, ans, a: multiply(_expand2(multiply(g, ans)), _mT(inv(a))))
+defjvp(DET, lambda t, ans, a: multiply(ans, reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1))))
+
+
+def _logabsdet_impl(a):
+    sign, logdet = xp.linalg.slogdet(a)
+    return xp.asarray(logdet, dtype=a.dtype)
+
+
+LOG_ABS_DET = primitive("LogMatrixDeterminant", _logabsdet_impl)
+defvjp(LOG_ABS_DET, lambda g, ans, a: multiply(_expand2(g), _mT(inv(a))))
+defjvp(LOG_ABS_DET, lambda t, ans, a: reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1)))
+
+
+def det(input, name=None):  # noqa: A002
+    """The determinant of each square matrix."""
+    return bind(DET, (_square_matrix(input, "MatrixDeterminant"),), {})
+
+
+def slogdet(input, name=None):  # noqa: A002
+    """(sign, log|det|) of each square matrix; the sign is a constant (no gradient)."""
+    x = _square_matrix(input, "LogMatrixDeterminant")
+    sign = wrap(xp.asarray(xp.linalg.slogdet(x._value)[0], dtype=x._value.dtype))
+    return sign, bind(LOG_ABS_DET, (x,), {})
+
+
+def logdet(matrix, name=None):
+    """log(det(A)) of a positive definite matrix, via its Cholesky factor."""
+    ch = cholesky(matrix)
+    from .math_ops import log
+    return multiply(_const(2, ch), reduce_sum(log(diag_part(ch)), axis=-1))
+
+
+# -- solves --------------------------------------------------------------------------------------------
+def _solve_impl(a, b, adjoint):
+    return xp.linalg.solve(xp.swapaxes(a, -1, -2) if adjoint else a, b)
+
+
+SOLVE = primitive("MatrixSolve", _quiet_linalg(_solve_impl, "MatrixSolve"))
+
+
+def _solve_vjp_b(g, ans, a, b, adjoint):
+    return unbroadcast(solve(a, g, adjoint=not adjoint), _shape(b))
+
+
+def _solve_vjp_a(g, ans, a, b, adjoint):
+    gb = solve(a, g, adjoint=not adjoint)
+    r = matmul(ans, gb, transpose_b=True) if adjoint else matmul(gb, ans, transpose_b=True)
+    return unbroadcast(negative(r), _shape(a))
+
+
+defvjp(SOLVE, _solve_vjp_a, _solve_vjp_b)
+defjvp(SOLVE, lambda t, ans, a, b, adjoint: solve(
+           a, negative(matmul(t, ans, transpose_a=adjoint)), adjoint=adjoint),
+       lambda t, ans, a, b, adjoint: solve(a, t, adjoint=adjoint))
+
+
+def _check_rhs(a, b, op):
+    if b._value.ndim < 2 or _shape(b)[-2] != _shape(a)[-1]:
+        raise InvalidArgumentError(f"Input matrix and right-hand side must have the same number of "
+                                   f"rows: {list(_shape(a))} vs. {list(_shape(b))} [Op:{op}]")
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with ``matrix @ X = rhs`` (``matrix^T @ X = rhs`` when ``adjoint``); rhs is [..., M, K]."""
+    a = _square_matrix(matrix, "MatrixSolve")
+    a, b = convert.binary(a, rhs, "MatrixSolve")
+    _check_rhs(a, b, "MatrixSolve")
+    return bind(SOLVE, (a, b), {"adjoint": bool(adjoint)})
+
+
+def _tri_solve_impl(a, b, lower, adjoint):
+    t = xp.tril(a) if lower else xp.triu(a)
+    return xp.linalg.solve(xp.swapaxes(t, -1, -2) if adjoint else t, b)
+
+
+TRI_SOLVE = primitive("MatrixTriangularSolve", _quiet_linalg(_tri_solve_impl,
+                                                             "MatrixTriangularSolve"))
+
+
+def _tri_vjp_b(g, ans, a, b, lower, adjoint):
+    return unbroadcast(triangular_solve(a, g, lower=lower, adjoint=not adjoint), _shape(b))
+
+
+def _tri_vjp_a(g, ans, a, b, lower, adjoint):
+    gb = triangular_solve(a, g, lower=lower, adjoint=not adjoint)
+    r = matmul(ans, gb, transpose_b=True) if adjoint else matmul(gb, ans, transpose_b=True)
+    return unbroadcast(_triangle(negative(r), lower), _shape(a))
+
+
+def _tri_jvp_a(t, ans, a, b, lower, adjoint):
+    ta = _triangle(t, lower)
+    return triangular_solve(a, negative(matmul(ta, ans, transpose_a=adjoint)), lower=lower,
+                            adjoint=adjoint)
+
+
+defvjp(TRI_SOLVE, _tri_vjp_a, _tri_vjp_b)
+defjvp(TRI_SOLVE, _tri_jvp_a, lambda t, ans, a, b, lower, adjoint: triangular_solve(
+    a, t, lower=lower, adjoint=adjoint))
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """Solves with the lower (or upper) triangle of ``matrix``; the other triangle is ignored."""
+    a = _square_matrix(matrix, "MatrixTriangularSolve")
+    a, b = convert.binary(a, rhs, "MatrixTriangularSolve")
+    _check_rhs(a, b, "MatrixTriangularSolve")
+    return bind(TRI_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
+
+
+# -- Cholesky ---------------------------------------------------------------------------------------
+def _cholesky_impl(a):
+    return xp.linalg.cholesky(a)
+
+
+CHOLESKY = primitive("Cholesky", _quiet_linalg(_cholesky_impl, "Cholesky"))
+
+
+def _phi(x):
+    """The lower triangle of x with its diagonal halved."""
+    s = _shape(x)
+    return multiply(x, _mask(s[-2], s[-1], True, x._value.dtype, half_diagonal=True))
+
+
+def _cholesky_vjp(g, ans, a):
+    from .array_ops import eye
+    n = _shape(a)[-1]
+    l_inv = triangular_solve(ans, eye(n, dtype=a.dtype), lower=True)
+    middle = _phi(matmul(ans, g, transpose_a=True))
+    s = matmul(matmul(l_inv, middle, transpose_a=True), l_inv)
+    return multiply(_const(0.5, s), add(s, _mT(s)))
+
+
+def _cholesky_jvp(t, ans, a):
+    from .array_ops import eye
+    n = _shape(a)[-1]
+    l_inv = triangular_solve(ans, eye(n, dtype=a.dtype), lower=True)
+    sym = multiply(_const(0.5, t), add(t, _mT(t)))
+    return matmul(ans, _phi(matmul(matmul(l_inv, sym), l_inv, transpose_b=True)))
+
+
+defvjp(CHOLESKY, _cholesky_vjp)
+defjvp(CHOLESKY, _cholesky_jvp)
+
+
+def cholesky(input, name=None):  # noqa: A002
+    """The lower-triangular L with ``L @ L^T = input`` (reads only the lower triangle). The
+    gradient is symmetric, as TensorFlow's."""
+    return bind(CHOLESKY, (_square_matrix(input, "Cholesky"),), {})
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """X with ``(chol @ chol^T) X = rhs``."""
+    y = triangular_solve(chol, rhs, lower=True)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
+
+
+# -- diagonals, trace, bands (composites) ------------------------------------------------------------
+def diag(diagonal, name=None, k=0, **unsupported):
+    """A (batch of) square matrix with ``diagonal`` on its main diagonal."""
+    if k != 0 or unsupported:
+        raise NotImplementedError("linalg.diag: only the main diagonal (k=0) is implemented")
+    from .array_ops import expand_dims
+    v = convert.tensor(diagonal)
+    n = _shape(v)[-1]
+    return multiply(expand_dims(v, -1), wrap(xp.eye(n, dtype=v._value.dtype)))
+
+
+def diag_part(input, name=None, k=0, **unsupported):  # noqa: A002
+    """The main diagonal of each matrix (length min(rows, cols))."""
+    if k != 0 or unsupported:
+        raise NotImplementedError("linalg.diag_part: only the main diagonal (k=0) is implemented")
+    from .array_ops import getitem
+    x = convert.tensor(input)
+    if x._value.ndim < 2:
+        raise ValueError(f"diag_part: input must be at least 2-D, got shape {x.shape}")
+    m, n = _shape(x)[-2:]
+    r = reduce_sum(multiply(x, wrap(xp.eye(m, n, dtype=x._value.dtype))), axis=-1)
+    return getitem(r, (Ellipsis, slice(0, min(m, n)))) if m > n else r
+
+
+def trace(x, name=None):
+    """Sum of the main diagonal of each matrix."""
+    return reduce_sum(diag_part(x), axis=-1)
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+    """Keeps ``num_lower`` sub-diagonals and ``num_upper`` super-diagonals (-1: all)."""
+    x = convert.tensor(input)
+    m, n = _shape(x)[-2:]
+    i = xp.arange(m).reshape(m, 1)
+    j = xp.arange(n).reshape(1, n)
+    keep = ((num_lower < 0) | (i - j <= num_lower)) & ((num_upper < 0) | (j - i <= num_upper))
+    return multiply(x, wrap(keep.astype(x._value.dtype)))
+
+
+def set_diag(input, diagonal, name=None, k=0):  # noqa: A002
+    """``input`` with its main diagonal replaced by ``diagonal``."""
+    if k != 0:
+        raise NotImplementedError("linalg.set_diag: only the main diagonal (k=0) is implemented")
+    x = convert.tensor(input)
+    m, n = _shape(x)[-2:]
+    if m != n:
+        raise NotImplementedError("linalg.set_diag: only square matrices are implemented")
+    eye = wrap(xp.eye(n, dtype=x._value.dtype))
+    return add(subtract(x, multiply(x, eye)), diag(diagonal))
