@@ -33,7 +33,7 @@ from .ops.array_ops import (  # noqa: F401
 )
 from .ops.array_ops import range_ as range, slice_ as slice  # noqa: F401
 from .ops.math_more import (  # noqa: F401
-    acos, acosh, asin, asinh, atan, atan2, atanh, clip_by_norm, cosh, norm, reduce_all,
+    acos, acosh, argmax, argmin, asin, asinh, atan, atan2, atanh, clip_by_norm, cosh, norm, reduce_all,
     reduce_any, reduce_logsumexp, sinh,
 )
 from .ops.indexing_ops import (  # noqa: F401

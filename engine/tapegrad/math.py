@@ -9,7 +9,8 @@ from .ops.math_ops import (  # noqa: F401
 )
 from .ops.nn_ops import log_softmax, softmax  # noqa: F401
 from .ops.math_more import (  # noqa: F401
-    acos, acosh, asin, asinh, atan, atan2, atanh, cosh, divide_no_nan, erf, log_sigmoid,
+    acos, acosh, argmax, argmin, asin, asinh, atan, atan2, atanh, cosh, divide_no_nan, erf,
+    log_sigmoid,
     reduce_all, reduce_any, reduce_logsumexp, reduce_std, reduce_variance, sinh,
     squared_difference, unsorted_segment_sum,
 )

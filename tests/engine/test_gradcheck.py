@@ -207,7 +207,8 @@ CASES = {
 # Ops that by definition (and as in TensorFlow) have a None gradient.
 NONE_GRADIENT = {"FloorDiv": (tf.math.floordiv, 2), "Floor": (tf.floor, 1),
                  "Ceil": (tf.math.ceil, 1), "Round": (tf.round, 1),
-                 "StopGradient": (tf.stop_gradient, 1)}
+                 "StopGradient": (tf.stop_gradient, 1),
+                 "ArgMax": (tf.argmax, 1), "ArgMin": (tf.math.argmin, 1)}
 BOOLEAN = {"Any", "All", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
            "LogicalOr", "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite"}
 ELSEWHERE = {"ReadVariableOp": "test_tape.py (variables)",

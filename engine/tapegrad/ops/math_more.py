@@ -171,7 +171,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) over ``axis``, shifted by the (non-differentiated) maximum for stability.
 
     >>> import tapegrad as tf
-    >>> round(float(tf.reduce_logsumexp([1000., 1000.])), 4)
+    >>> round(float(tf.reduce_logsumexp(tf.constant([1000., 1000.], tf.float64))), 4)
     1000.6931
     """
     x = convert.tensor(input_tensor)
@@ -284,3 +284,29 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sums the rows of ``data`` that share a segment id (``segment_ids`` indexes axis 0)."""
     from .indexing_ops import unsorted_segment_sum as impl
     return impl(data, segment_ids, num_segments)
+
+
+# -- arg max / arg min (integer outputs: no gradient) -----------------------------------------------
+ARGMAX = defnondiff(primitive("ArgMax", lambda x, axis, dtype: xp.argmax(x, axis=axis).astype(dtype)))
+ARGMIN = defnondiff(primitive("ArgMin", lambda x, axis, dtype: xp.argmin(x, axis=axis).astype(dtype)))
+
+
+def _arg(prim, x, axis, output_type):
+    from .. import dtypes
+    x = convert.tensor(x)
+    nd = x._value.ndim
+    axis = 0 if axis is None else int(axis)
+    if not -nd <= axis < max(nd, 1):
+        raise ValueError(f"{prim.name}: axis {axis} is out of range for a tensor of rank {nd}")
+    return bind(prim, (x,), {"axis": axis % max(nd, 1),
+                             "dtype": dtypes.as_dtype(output_type)._np})
+
+
+def argmax(input, axis=None, output_type="int64", name=None):  # noqa: A002
+    """Index of the largest entry along ``axis`` (the first one on ties), as int64."""
+    return _arg(ARGMAX, input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002
+    """Index of the smallest entry along ``axis`` (the first one on ties), as int64."""
+    return _arg(ARGMIN, input, axis, output_type)

@@ -1,0 +1,2 @@
+"""``tf.keras.models``: ``Sequential``."""
+from .layers import Sequential  # noqa: F401
