@@ -29,6 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOCK_PATH = ROOT / "build" / "assets.lock.json"
 PLACEHOLDER = ROOT / "build" / "placeholder"
+SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
+# Pure stdlib modules that numpy and tapegrad import, loaded into the boot snapshot.
+# (Not `random`: a module seeded at import must not be frozen into a snapshot.)
+# tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
+# when needed, so the page loads them after the first gradient instead of during boot.
+LAZY_REQUIREMENTS = {"networkx"}
+SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctypes", "platform"]
 
 
 class BuildError(Exception):
@@ -87,7 +94,7 @@ def _skip_source(p: Path) -> bool:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve()] + sorted(
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT] + sorted(
         p for p in PLACEHOLDER.rglob("*") if p.is_file()
     )
     for p in engine_source_files() + build_files:
@@ -276,14 +283,17 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     unknown = [d for d in deps if d not in packages]
     if unknown:
         raise BuildError(f"tapegrad requires {unknown}, which dist/ does not ship; add them to {rel(LOCK_PATH)}")
+    eager = [d for d in deps if d not in LAZY_REQUIREMENTS]
     packages["tapegrad"] = lock_entry("tapegrad", wheel_version(engine_whl), engine_whl.name,
-                                      sha256_of(engine_whl), deps, ["tapegrad"])
+                                      sha256_of(engine_whl), eager, ["tapegrad"])
     for n, e in packages.items():
         missing = [d for d in e["depends"] if d not in packages]
         if missing:
             raise BuildError(f"package {n} depends on {missing}, not shipped in dist/")
     dist_lock = {"info": plock["info"], "packages": dict(sorted(packages.items()))}
     (pdir / "pyodide-lock.json").write_text(json.dumps(dist_lock, indent=1) + "\n")
+
+    make_snapshot(pdir)
 
     # Placeholder page: substitute the Pyodide folder name.
     for tpl in sorted(PLACEHOLDER.iterdir()):
@@ -312,6 +322,18 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     staging.replace(out)
     log(f"wrote {rel(out)}: {len(files)} files, {size / 1e6:.1f} MB, {len(packages)} packages")
+
+
+def make_snapshot(pdir: Path) -> None:
+    """Boot the staged Pyodide under Node and save its memory snapshot as snapshot.bin."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is not on PATH (needed to make the boot snapshot)")
+    cmd = [node, str(SNAPSHOT_SCRIPT), str(pdir), str(pdir / "snapshot.bin"), *SNAPSHOT_MODULES]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if r.returncode != 0 or not (pdir / "snapshot.bin").is_file():
+        sys.stderr.write(r.stdout + r.stderr)
+        raise BuildError("making the boot snapshot (build/make_snapshot.mjs) failed")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,7 +44,7 @@ const indexURL = path.join(distDir, info.pyodide_dir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
 // Raw writes keep the script's output byte-exact and unbuffered (no per-line console.log).
 const raw = (fd) => ({ write: (buf) => { fs.writeSync(fd, buf); return buf.length; } });
-const pyodide = await loadPyodide({ indexURL, packageCacheDir: indexURL, packages: ["tapegrad"] });
+const pyodide = await loadPyodide({ indexURL, packageCacheDir: indexURL, packages: ["tapegrad", "networkx"] });
 pyodide.setStdout(raw(1));
 pyodide.setStderr(raw(2));
 const tBoot = performance.now();

@@ -1,6 +1,9 @@
 // Placeholder Web Worker: boots Pyodide from this site's {{PYODIDE_DIR}}/ with tapegrad preloaded
-// (numpy and networkx come in as its dependencies through pyodide-lock.json, in parallel),
-// computes a first gradient, then runs code sent by the page. matplotlib loads only when imported.
+// (numpy comes in as its dependency through pyodide-lock.json, fetched while the interpreter
+// starts), computes a first gradient, then runs code sent by the page. Start-up restores the
+// build's memory snapshot (snapshot.bin) and falls back to a plain boot without it.
+// networkx (used lazily by the engine) loads right after the first gradient; matplotlib only
+// when user code imports it.
 const now = () => performance.timeOrigin + performance.now();
 const marks = { workerStart: now() };
 importScripts("{{PYODIDE_DIR}}/pyodide.js");
@@ -20,15 +23,30 @@ _text
 `;
 
 let pyodide = null;
+let lazyPackages = null;
 
 async function boot(interrupt) {
   try {
-    pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"] });
+    try {
+      const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
+        if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      });
+      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"], _loadSnapshot: snapshot });
+      marks.snapshot = true;
+    } catch (err) {
+      console.warn("boot snapshot not used:", err);
+      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"] });
+      marks.snapshot = false;
+    }
+    // The snapshot froze one interpreter state: give this session its own random seed.
+    pyodide.runPython("import random; random.seed()");
     marks.booted = now();
     if (interrupt) pyodide.setInterruptBuffer(interrupt);
     const text = pyodide.runPython(FIRST_GRADIENT);
     marks.gradient = now();
     postMessage({ type: "ready", text, marks });
+    lazyPackages = pyodide.loadPackage(["networkx"], { messageCallback: () => {} });
   } catch (err) {
     postMessage({ type: "boot-error", text: String(err), marks });
   }
@@ -39,7 +57,8 @@ async function run(code) {
   pyodide.setStdout({ batched: (s) => { out += s + "\n"; } });
   pyodide.setStderr({ batched: (s) => { out += s + "\n"; } });
   try {
-    await pyodide.loadPackagesFromImports(code);
+    await lazyPackages;
+    await pyodide.loadPackagesFromImports(code, { messageCallback: () => {} });
     await pyodide.runPythonAsync(code);
   } catch (err) {
     out += String(err);

@@ -88,6 +88,7 @@ def main() -> int:
     def row(name: str, runs: list[dict]) -> str:
         def ms(key: str) -> list[float]:
             return [r["marks"][key] - (r["marks"]["gradient"] - r["firstGradientMs"]) for r in runs]
+
         total = [r["firstGradientMs"] for r in runs]
         return (f"  {name:5s} first gradient: median {statistics.median(total) / 1000:.2f} s  "
                 f"(runs: {', '.join(f'{t / 1000:.2f}' for t in total)}; worker started at "
@@ -98,6 +99,7 @@ def main() -> int:
     print(row("cold", cold))
     print(row("warm", warm))
     print(f"  result: {cold[0]['text']}")
+    print(f"  boot snapshot used: {all(r['marks'].get('snapshot') for r in cold + warm)}")
     print(f"  crossOriginIsolated: {isolated}; requests outside 127.0.0.1: {len(external)}")
     for u in sorted(set(external))[:10]:
         print(f"    {u}")

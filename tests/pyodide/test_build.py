@@ -17,6 +17,7 @@ def test_dist_layout_and_lock(dist_info):
         entry = lock["packages"][name]
         assert (pdir / entry["file_name"]).is_file(), name
     assert set(lock["packages"]["tapegrad"]["depends"]) >= {"numpy"}
+    assert (pdir / "snapshot.bin").stat().st_size > 1_000_000  # boot snapshot made by the build
     # Nothing in the page or worker points at another host.
     for f in ("index.html", "worker.js"):
         text = (DIST / f).read_text()
