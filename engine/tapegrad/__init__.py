@@ -33,8 +33,8 @@ from .ops.array_ops import (  # noqa: F401
 )
 from .ops.array_ops import range_ as range, slice_ as slice  # noqa: F401
 from .ops.math_more import (  # noqa: F401
-    acos, acosh, argmax, argmin, asin, asinh, atan, atan2, atanh, clip_by_norm, cosh, norm, reduce_all,
-    reduce_any, reduce_logsumexp, sinh,
+    acos, acosh, argmax, argmin, asin, asinh, atan, atan2, atanh, clip_by_norm, cosh, norm,
+    reduce_all, reduce_any, reduce_logsumexp, sinh,
 )
 from .ops.indexing_ops import (  # noqa: F401
     IndexedSlices, boolean_mask, gather, gather_nd, one_hot, scatter_nd, tensor_scatter_nd_add,

@@ -276,7 +276,6 @@ class RegisterGradient:
     The op is a primitive declared with ``tapegrad.table.primitive`` (before or after the
     registration). Its forward-mode rule is derived from the registered gradient.
 
-    >>> import numpy as np
     >>> import tapegrad as tf
     >>> from tapegrad.table import primitive
     >>> CUBE = primitive("DocCube", lambda x: x ** 3)

@@ -1,7 +1,7 @@
 """Weight initializers: ``initializer(shape, dtype) -> Tensor``, by class or by name."""
 import math
 
-import numpy as np
+from ..backend import xp
 
 from .. import dtypes
 from .. import random as tf_random
@@ -15,12 +15,12 @@ class Initializer:
 
 class Zeros(Initializer):
     def __call__(self, shape, dtype=dtypes.float32):
-        return wrap(np.zeros(tuple(shape), dtypes.as_dtype(dtype)._np))
+        return wrap(xp.zeros(tuple(shape), dtypes.as_dtype(dtype)._np))
 
 
 class Ones(Initializer):
     def __call__(self, shape, dtype=dtypes.float32):
-        return wrap(np.ones(tuple(shape), dtypes.as_dtype(dtype)._np))
+        return wrap(xp.ones(tuple(shape), dtypes.as_dtype(dtype)._np))
 
 
 class Constant(Initializer):
@@ -29,7 +29,7 @@ class Constant(Initializer):
 
     def __call__(self, shape, dtype=dtypes.float32):
         v = convert_to_tensor(self.value, dtype=dtype)._value
-        return wrap(np.broadcast_to(v, tuple(shape)).astype(v.dtype))
+        return wrap(xp.broadcast_to(v, tuple(shape)).astype(v.dtype))
 
 
 class RandomNormal(Initializer):
@@ -54,7 +54,7 @@ def _fans(shape):
         return 1, 1
     if len(shape) == 1:
         return shape[0], shape[0]
-    receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+    receptive = int(xp.prod(shape[:-2])) if len(shape) > 2 else 1
     return shape[-2] * receptive, shape[-1] * receptive
 
 

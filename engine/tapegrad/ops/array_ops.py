@@ -1,5 +1,5 @@
 """Shape and indexing primitives (all linear: their JVP is themselves) and tensor constructors."""
-import numpy as np
+from ..backend import xp
 
 from .. import dtypes
 from ..errors import InvalidArgumentError
@@ -22,17 +22,17 @@ def _fmt(shape):
 def _reshape_error(inputs, attrs, exc):
     x = inputs[0]
     return (f"Input to reshape is a tensor with {x._value.size} values, but the requested shape "
-            f"has {int(np.prod([d for d in attrs['shape'] if d != -1]))} ({_fmt(attrs['shape'])})")
+            f"has {int(xp.prod([d for d in attrs['shape'] if d != -1]))} ({_fmt(attrs['shape'])})")
 
 
-RESHAPE = primitive("Reshape", lambda x, shape: np.reshape(x, shape), _reshape_error)
+RESHAPE = primitive("Reshape", lambda x, shape: xp.reshape(x, shape), _reshape_error)
 deflinear(RESHAPE, lambda g, ans, x, shape: reshape(g, _shape(x)))
 
 
 def _as_shape(shape):
     if isinstance(shape, Tensor):
         shape = shape._value.tolist()
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, xp.integer)):
         return (int(shape),)
     return tuple(int(d) if not isinstance(d, Tensor) else int(d._value) for d in shape)
 
@@ -51,8 +51,8 @@ def _recording():
     return bool(active)
 
 
-TRANSPOSE = primitive("Transpose", lambda x, perm: np.ascontiguousarray(np.transpose(x, perm)))
-deflinear(TRANSPOSE, lambda g, ans, x, perm: transpose(g, tuple(int(i) for i in np.argsort(perm))))
+TRANSPOSE = primitive("Transpose", lambda x, perm: xp.ascontiguousarray(xp.transpose(x, perm)))
+deflinear(TRANSPOSE, lambda g, ans, x, perm: transpose(g, tuple(int(i) for i in xp.argsort(perm))))
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -80,7 +80,7 @@ def _broadcast_error(inputs, attrs, exc):
             f"{_fmt(attrs['shape'])}")
 
 
-BROADCAST_TO = primitive("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape).copy(),
+BROADCAST_TO = primitive("BroadcastTo", lambda x, shape: xp.broadcast_to(x, shape).copy(),
                          _broadcast_error)
 deflinear(BROADCAST_TO, lambda g, ans, x, shape: unbroadcast(g, _shape(x)))
 
@@ -140,7 +140,7 @@ def _concat_vjp(g, ans, inputs, attrs, wanted):
     return out
 
 
-CONCAT = primitive("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_error)
+CONCAT = primitive("ConcatV2", lambda *xs, axis: xp.concatenate(xs, axis=axis), _concat_error)
 deflinear(CONCAT)
 CONCAT.vjp = _concat_vjp
 
@@ -170,7 +170,7 @@ def _stack_error(inputs, attrs, exc):
     return "Shapes of all inputs must match: " + " != ".join(_fmt(_shape(x)) for x in inputs)
 
 
-PACK = primitive("Pack", lambda *xs, axis: np.stack(xs, axis=axis), _stack_error)
+PACK = primitive("Pack", lambda *xs, axis: xp.stack(xs, axis=axis), _stack_error)
 deflinear(PACK)
 PACK.vjp = _stack_vjp
 
@@ -214,9 +214,9 @@ def _normalize_index(key):
 
 
 def _int_index(v, original):
-    if isinstance(v, bool) or isinstance(v, np.bool_):
+    if isinstance(v, bool) or isinstance(v, xp.bool_):
         raise TypeError(_INDEX_HELP.format(original))
-    if isinstance(v, (int, np.integer)):
+    if isinstance(v, (int, xp.integer)):
         return int(v)
     if isinstance(v, Tensor) and v._value.ndim == 0 and v._value.dtype.kind in "iu":
         return int(v._value)
@@ -232,11 +232,11 @@ def _slice_error(inputs, attrs, exc):
 
 def _slice_impl(x, index):
     r = x[index]
-    return r if isinstance(r, np.ndarray) else np.asarray(r)
+    return r if isinstance(r, xp.ndarray) else xp.asarray(r)
 
 
 def _slice_grad_impl(g, shape, index):
-    out = np.zeros(shape, g.dtype)
+    out = xp.zeros(shape, g.dtype)
     out[index] = g
     return out
 
@@ -280,16 +280,16 @@ def _dt(dtype, default=dtypes.float32):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    return wrap(np.zeros(_as_shape(shape), _dt(dtype)))
+    return wrap(xp.zeros(_as_shape(shape), _dt(dtype)))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
-    return wrap(np.ones(_as_shape(shape), _dt(dtype)))
+    return wrap(xp.ones(_as_shape(shape), _dt(dtype)))
 
 
 def fill(dims, value, name=None):
     v = convert_to_tensor(value)
-    return wrap(np.full(_as_shape(dims), v._value, v._value.dtype))
+    return wrap(xp.full(_as_shape(dims), v._value, v._value.dtype))
 
 
 def _like(input, dtype):  # noqa: A002
@@ -303,18 +303,18 @@ def _like(input, dtype):  # noqa: A002
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
-    return wrap(np.zeros(shape, dt))
+    return wrap(xp.zeros(shape, dt))
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
-    return wrap(np.ones(shape, dt))
+    return wrap(xp.ones(shape, dt))
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=_dt(dtype))
+    m = xp.eye(int(num_rows), None if num_columns is None else int(num_columns), dtype=_dt(dtype))
     if batch_shape is not None:
-        m = np.broadcast_to(m, _as_shape(batch_shape) + m.shape).copy()
+        m = xp.broadcast_to(m, _as_shape(batch_shape) + m.shape).copy()
     return wrap(m)
 
 
@@ -333,7 +333,7 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     s, lim, d = (v._value.item() for v in vals)
     if d == 0:
         raise InvalidArgumentError("Requires delta != 0: 0 [Op:Range]")
-    return wrap(np.arange(s, lim, d).astype(dt))
+    return wrap(xp.arange(s, lim, d).astype(dt))
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -343,16 +343,16 @@ def linspace(start, stop, num, name=None, axis=0):
     if s._value.dtype.kind not in "f":
         raise TypeError(f"tf.linspace needs float start/stop, got {s.dtype.name}")
     n = int(num)
-    return wrap(np.linspace(s._value, e._value, n, axis=axis).astype(s._value.dtype))
+    return wrap(xp.linspace(s._value, e._value, n, axis=axis).astype(s._value.dtype))
 
 
 def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
-    return wrap(np.array(convert.tensor(input)._value.shape, dtype=_dt(out_type)))
+    return wrap(xp.array(convert.tensor(input)._value.shape, dtype=_dt(out_type)))
 
 
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
-    return wrap(np.array(convert.tensor(input)._value.size, dtype=_dt(out_type)))
+    return wrap(xp.array(convert.tensor(input)._value.size, dtype=_dt(out_type)))
 
 
 def rank(input, name=None):  # noqa: A002
-    return wrap(np.array(convert.tensor(input)._value.ndim, dtype=np.int32))
+    return wrap(xp.array(convert.tensor(input)._value.ndim, dtype=xp.int32))

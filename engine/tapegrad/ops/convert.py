@@ -1,5 +1,5 @@
 """Turning op arguments into Tensors of one dtype, with TensorFlow's rules and messages."""
-import numpy as np
+from ..backend import xp
 
 from ..errors import InvalidArgumentError
 from ..tensor import EagerTensor, Tensor, convert_to_tensor, wrap
@@ -65,9 +65,9 @@ def binary(x, y, op_name):
         if ty is float or ty is int:
             dt = x._value.dtype
             if dt.kind == "f":
-                return x, wrap(np.array(y, dt))
+                return x, wrap(xp.array(y, dt))
     elif ty is EagerTensor and (tx is float or tx is int):
         dt = y._value.dtype
         if dt.kind == "f":
-            return wrap(np.array(x, dt)), y
+            return wrap(xp.array(x, dt)), y
     return same_dtype((x, y), op_name)

@@ -5,8 +5,6 @@ Conventions follow TensorFlow exactly: ``maximum``/``minimum`` ties send the gra
 first argument, ``reduce_max``/``reduce_min`` ties share it equally, ``relu'(0) = 0``,
 ``abs'(0) = 0``, ``d/dy x**y`` uses ``log(x)`` only where ``x > 0``.
 """
-import numpy as np
-
 from ..backend import xp
 from ..recording import bind
 from ..table import defjvp, deflinear, defnondiff, defvjp, elementwise, primitive
@@ -17,7 +15,7 @@ from . import convert
 def _quiet(fn):
     """NumPy's floating-point warnings are not TensorFlow's behaviour: inf/nan are values."""
     def impl(*args, **kw):
-        with np.errstate(all="ignore"):
+        with xp.errstate(all="ignore"):
             return fn(*args, **kw)
     impl.__name__ = getattr(fn, "__name__", "impl")
     return impl
@@ -70,7 +68,7 @@ def multiply(x, y, name=None):
 def _divide_args(x, y):
     x, y = convert.binary(x, y, "RealDiv")
     if x._value.dtype.kind in "iub":  # TensorFlow's truediv: ints become floats first
-        target = np.float64 if x._value.dtype.itemsize > 2 else np.float32
+        target = xp.float64 if x._value.dtype.itemsize > 2 else xp.float32
         x, y = cast(x, target), cast(y, target)
     return x, y
 
@@ -200,25 +198,25 @@ deflinear(NEG, lambda g, ans, x: negative(g))
 
 
 def _sigmoid_impl(x):
-    with np.errstate(all="ignore"):
-        return (1.0 / (1.0 + np.exp(-x))).astype(x.dtype, copy=False)
+    with xp.errstate(all="ignore"):
+        return (1.0 / (1.0 + xp.exp(-x))).astype(x.dtype, copy=False)
 
 
 def _softplus_impl(x):
-    with np.errstate(all="ignore"):
-        return np.logaddexp(np.zeros((), x.dtype), x).astype(x.dtype, copy=False)
+    with xp.errstate(all="ignore"):
+        return xp.logaddexp(xp.zeros((), x.dtype), x).astype(x.dtype, copy=False)
 
 
 def _relu_impl(x):
-    return np.maximum(x, np.zeros((), x.dtype))
+    return xp.maximum(x, xp.zeros((), x.dtype))
 
 
 ABS = elementwise("Abs", xp.abs, lambda ans, x: sign(x))
 SQUARE = elementwise("Square", xp.square, lambda ans, x: multiply(_const(2, x), x))
 SQRT = elementwise("Sqrt", _quiet(xp.sqrt), lambda ans, x: realdiv(_const(0.5, ans), ans))
-RSQRT = elementwise("Rsqrt", _quiet(lambda x: (1 / np.sqrt(x)).astype(x.dtype, copy=False)),
+RSQRT = elementwise("Rsqrt", _quiet(lambda x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False)),
                     lambda ans, x: multiply(_const(-0.5, ans), multiply(ans, square(ans))))
-RECIPROCAL = elementwise("Reciprocal", _quiet(np.reciprocal), lambda ans, x: negative(square(ans)))
+RECIPROCAL = elementwise("Reciprocal", _quiet(xp.reciprocal), lambda ans, x: negative(square(ans)))
 EXP = elementwise("Exp", _quiet(xp.exp), lambda ans, x: ans)
 LOG = elementwise("Log", _quiet(xp.log), lambda ans, x: reciprocal(x))
 LOG1P = elementwise("Log1p", _quiet(xp.log1p), lambda ans, x: reciprocal(add(_const(1, x), x)))
@@ -233,7 +231,7 @@ SOFTPLUS = elementwise("Softplus", _softplus_impl, lambda ans, x: sigmoid(x))
 # relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
 # zero (not None), so relu'' is zeros, as in TF.
 RELU = primitive("Relu", _relu_impl)
-RELU_GRAD = primitive("ReluGrad", lambda g, x: np.where(x > 0, g, np.zeros((), g.dtype)),
+RELU_GRAD = primitive("ReluGrad", lambda g, x: xp.where(x > 0, g, xp.zeros((), g.dtype)),
                       _incompatible)
 defvjp(RELU, lambda g, ans, x: relu_grad(g, x))
 defjvp(RELU, lambda t, ans, x: relu_grad(t, x))
@@ -433,26 +431,26 @@ def where(condition, x=None, y=None, name=None):
     condition, the int64 coordinates of its true entries."""
     c = convert.tensor(condition)
     if x is None and y is None:
-        return wrap(np.argwhere(c._value).astype(np.int64))
+        return wrap(xp.argwhere(c._value).astype(xp.int64))
     if x is None or y is None:
         raise ValueError("tf.where: x and y must both be given, or neither.")
-    if c._value.dtype != np.bool_:
+    if c._value.dtype != xp.bool_:
         raise TypeError(f"tf.where: condition must be a bool tensor, got {c.dtype.name}")
     x, y = convert.binary(x, y, "SelectV2")
     return bind(SELECT, (c, x, y), {})
 
 
 def _cast_impl(x, dtype):
-    if x.dtype.kind == "f" and np.dtype(dtype).kind in "iu":
-        with np.errstate(all="ignore"):
-            return np.trunc(x).astype(dtype)
+    if x.dtype.kind == "f" and xp.dtype(dtype).kind in "iu":
+        with xp.errstate(all="ignore"):
+            return xp.trunc(x).astype(dtype)
     return x.astype(dtype)
 
 
 CAST = primitive("Cast", _cast_impl)
 defvjp(CAST, lambda g, ans, x, dtype: cast(g, x._value.dtype)
        if x._value.dtype.kind in "fc" and g._value.dtype.kind in "fc" else None)
-defjvp(CAST, lambda t, ans, x, dtype: cast(t, dtype) if np.dtype(dtype).kind in "fc" else None)
+defjvp(CAST, lambda t, ans, x, dtype: cast(t, dtype) if xp.dtype(dtype).kind in "fc" else None)
 
 
 def cast(x, dtype, name=None):
@@ -525,12 +523,12 @@ def _count(x, axes):
 
 
 def _sum_impl(x, axes, keepdims):
-    return np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind != "b" else None)
+    return xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind != "b" else None)
 
 
 def _mean_impl(x, axes, keepdims):
-    with np.errstate(all="ignore"):
-        r = np.mean(x, axis=axes, keepdims=keepdims)
+    with xp.errstate(all="ignore"):
+        r = xp.mean(x, axis=axes, keepdims=keepdims)
     return r.astype(x.dtype) if x.dtype.kind in "iu" else r.astype(x.dtype, copy=False)
 
 
@@ -556,8 +554,8 @@ def _minmax_jvp(t, ans, x, axes, keepdims):
                    reduce_sum(hits, axis=axes, keepdims=keepdims))
 
 
-MAX = primitive("Max", lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims))
-MIN = primitive("Min", lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims))
+MAX = primitive("Max", lambda x, axes, keepdims: xp.max(x, axis=axes, keepdims=keepdims))
+MIN = primitive("Min", lambda x, axes, keepdims: xp.min(x, axis=axes, keepdims=keepdims))
 for _p in (MAX, MIN):
     defvjp(_p, _minmax_vjp)
     defjvp(_p, _minmax_jvp)
@@ -579,11 +577,11 @@ def _prod_of_others(x, axes):
     left = cumprod(flat, axis=-1, exclusive=True)
     right = cumprod(flat, axis=-1, exclusive=True, reverse=True)
     others = reshape(multiply(left, right), tuple(shape[i] for i in perm))
-    inv = tuple(int(i) for i in np.argsort(perm))
+    inv = tuple(int(i) for i in xp.argsort(perm))
     return transpose(others, inv) if perm != tuple(range(nd)) else others
 
 
-PROD = primitive("Prod", lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims))
+PROD = primitive("Prod", lambda x, axes, keepdims: xp.prod(x, axis=axes, keepdims=keepdims))
 defvjp(PROD, lambda g, ans, x, axes, keepdims: multiply(
     _broadcast_back(g, x, axes, keepdims), _prod_of_others(x, axes)))
 defjvp(PROD, lambda t, ans, x, axes, keepdims: reduce_sum(
@@ -620,21 +618,21 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
 def _cum_impl(fn, identity):
     def impl(x, axis, exclusive, reverse):
         if reverse:
-            x = np.flip(x, axis)
+            x = xp.flip(x, axis)
         r = fn(x, axis=axis, dtype=x.dtype)
         if exclusive:
-            pad = np.full_like(np.take(r, [0], axis=axis), identity)
-            r = np.concatenate([pad, np.take(r, range(x.shape[axis] - 1), axis=axis)], axis=axis)
+            pad = xp.full_like(xp.take(r, [0], axis=axis), identity)
+            r = xp.concatenate([pad, xp.take(r, range(x.shape[axis] - 1), axis=axis)], axis=axis)
         if reverse:
-            r = np.flip(r, axis)
-        return np.ascontiguousarray(r)
+            r = xp.flip(r, axis)
+        return xp.ascontiguousarray(r)
     return impl
 
 
-CUMSUM = primitive("Cumsum", _cum_impl(np.cumsum, 0))
+CUMSUM = primitive("Cumsum", _cum_impl(xp.cumsum, 0))
 deflinear(CUMSUM, lambda g, ans, x, axis, exclusive, reverse: cumsum(
     g, axis=axis, exclusive=exclusive, reverse=not reverse))
-CUMPROD = primitive("Cumprod", _quiet(_cum_impl(np.cumprod, 1)))
+CUMPROD = primitive("Cumprod", _quiet(_cum_impl(xp.cumprod, 1)))
 
 
 def _cumprod_vjp(g, ans, x, axis, exclusive, reverse):
@@ -672,10 +670,10 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 # ---------------------------------------------------------------------------------------------
 def _matmul_impl(a, b, transpose_a, transpose_b):
     if transpose_a:
-        a = np.swapaxes(a, -1, -2)
+        a = xp.swapaxes(a, -1, -2)
     if transpose_b:
-        b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+        b = xp.swapaxes(b, -1, -2)
+    return xp.matmul(a, b)
 
 
 def _matmul_error(inputs, attrs, exc):
@@ -757,12 +755,12 @@ def scalar_mul(scalar, x, name=None):
 # -- small helpers used by the rules -------------------------------------------------------------
 def _const(value, like):
     """A scalar constant of ``like``'s dtype (not recorded: constants need no gradient)."""
-    return wrap(np.asarray(value, dtype=like._value.dtype))
+    return wrap(xp.asarray(value, dtype=like._value.dtype))
 
 
 def _zeros_like(x):
-    return wrap(np.zeros(x._value.shape, x._value.dtype))
+    return wrap(xp.zeros(x._value.shape, x._value.dtype))
 
 
 def _ones_like(x):
-    return wrap(np.ones(x._value.shape, x._value.dtype))
+    return wrap(xp.ones(x._value.shape, x._value.dtype))

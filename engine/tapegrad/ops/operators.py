@@ -34,11 +34,11 @@ def _logical_or_bitwise(logical, bitwise):
     return op
 
 
-import numpy as _np  # noqa: E402
+from ..backend import xp as _xp  # noqa: E402
 
-_and = _logical_or_bitwise(m.logical_and, _np.bitwise_and)
-_or = _logical_or_bitwise(m.logical_or, _np.bitwise_or)
-_xor = _logical_or_bitwise(m.logical_xor, _np.bitwise_xor)
+_and = _logical_or_bitwise(m.logical_and, _xp.bitwise_and)
+_or = _logical_or_bitwise(m.logical_or, _xp.bitwise_or)
+_xor = _logical_or_bitwise(m.logical_xor, _xp.bitwise_xor)
 
 OPERATORS = {
     "__add__": m.add,
