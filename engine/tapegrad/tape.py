@@ -414,7 +414,14 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
     """
     from .ops.math_ops import add
     n = len(records)
-    reach = set(source_ids)
+    # Only what the tape follows can receive a gradient: an unwatched tensor used beside a
+    # watched one is a constant to the tape, so its gradient is None (as in TensorFlow).
+    # A source that is itself a target still gets its seed (d x / d x = 1).
+    if tape is None:
+        reach = set(source_ids)
+    else:
+        target_ids = {t._id for t in targets}
+        reach = {i for i in source_ids if i in tape._watched or i in target_ids}
     relevant = []
     for i in range(n):
         rec = records[i]

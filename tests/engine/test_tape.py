@@ -501,3 +501,13 @@ def test_an_accessed_integer_variable_is_listed_without_a_watch_warning(tapegrad
         "WARNING:tapegrad:The dtype of the source tensor must be floating (e.g. tf.float32) when "
         "calling GradientTape.gradient, got tf.int32",
     ]
+
+
+def test_unwatched_constant_beside_a_watched_variable_gets_none():
+    a = tf.constant(3.0)
+    v = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        y = a * v
+    ga, gv = t.gradient(y, [a, v])
+    assert ga is None
+    assert float(gv) == 3.0
