@@ -36,12 +36,25 @@ def _release(tape, records):
         tape._records = None
 
 
+STREAMED_ROWS = 32   # rows of a jacobian shown as backward streams in the graph
+
+
 def _rows(tape, target, flat_sources, seeds):
     """One reverse pass per seed: for each source, the list of its gradients (None if unconnected)."""
     ids = [s._id for s in flat_sources]
     rows = [[] for _ in flat_sources]
-    for seed in seeds:
-        grads = backward(tape._records, [target], [seed], ids, tape)
+    for i, seed in enumerate(seeds):
+        streamed = tape.listeners and i < STREAMED_ROWS
+        events = [] if streamed else None
+        grads = backward(tape._records, [target], [seed], ids, tape, events)
+        if streamed:  # each row is its own backward animation in the graph
+            from .tape import GradientCall
+            row = [grads.get(s._id) for s in flat_sources]
+            for listener in tape.listeners:
+                listener.on_gradient(tape, GradientCall(tape._records, [target], flat_sources,
+                                                        [seed], row, events,
+                                                        UnconnectedGradients.NONE,
+                                                        kind="jacobian", row=i))
         for k, s in enumerate(flat_sources):
             g = grads.get(s._id)
             if g is not None and type(g) is not type(target) and hasattr(g, "_as_tensor"):

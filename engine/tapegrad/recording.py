@@ -55,6 +55,14 @@ def user_line():
 _engine_codes = {}  # code object -> whether it belongs to the engine
 
 
+def user_frame():
+    """The innermost frame outside the engine and NumPy (the user's code), or None."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_SKIP_DIRS):
+        f = f.f_back
+    return f
+
+
 scope_stack = []     # names of open module/function scopes (for the graph's groups)
 
 

@@ -315,12 +315,15 @@ class TapeNotes:
 class GradientCall:
     """One ``gradient`` call as the graph and its animation need it."""
 
-    __slots__ = ("records", "targets", "sources", "seeds", "results", "events", "unconnected")
+    __slots__ = ("records", "targets", "sources", "seeds", "results", "events", "unconnected",
+                 "kind", "row")
 
-    def __init__(self, records, targets, sources, seeds, results, events, unconnected):
+    def __init__(self, records, targets, sources, seeds, results, events, unconnected,
+                 kind="gradient", row=None):
         self.records = tuple(records)
         self.targets, self.sources, self.seeds = targets, sources, seeds
         self.results, self.events, self.unconnected = results, events, unconnected
+        self.kind, self.row = kind, row    # "gradient", or "jacobian" with the row index
 
 
 class _PauseWitness:

@@ -263,3 +263,18 @@ def test_command_line_writes_each_format(tmp_path):
 
 def test_node_sizes_are_known_for_every_kind():
     assert {"op", "tensor", "variable", "watched", "constant"} <= set(NODE_SIZE)
+
+
+def test_jacobian_rows_are_their_own_streams():
+    with capture() as cap:
+        x = tf.Variable([1.0, 2.0, 3.0])
+        with tf.GradientTape() as tape:
+            y = x * x
+        j = tape.jacobian(y, x)
+    assert np.allclose(j.numpy(), np.diag([2.0, 4.0, 6.0]))
+    calls = cap.to_dict()["tapes"][0]["gradients"]
+    assert [(c["kind"], c["row"]) for c in calls] == [("jacobian", 0), ("jacobian", 1),
+                                                      ("jacobian", 2)]
+    for row, c in enumerate(calls):
+        assert c["results"][0]["gradient"]["data"] == [2.0 * (row + 1) if k == row else 0.0
+                                                       for k in range(3)]

@@ -6,11 +6,10 @@
 
 The schema is documented in docs/graph-json.md.
 """
-import sys
-
 import numpy as np
 
 from .. import tape as tape_module
+from ..recording import user_frame
 from ..tape import READ
 from ..variables import Variable
 from .explain import _names, explain
@@ -49,8 +48,7 @@ class Capture:
         tape.listeners.append(self)
 
     def on_gradient(self, tape, call):
-        frame = sys._getframe(2)            # the user's frame that called tape.gradient
-        names = _names(frame)
+        names = _names(user_frame())         # the user's frame that asked for the gradient
         reasons = []
         for src, res in zip(call.sources, call.results):
             zero = res is not None and call.unconnected.value == "zero" and not np.any(res._value)
@@ -169,7 +167,8 @@ def _gradient_doc(b, g, call, names, reasons, index):
         results.append({"node": b.node_of_id(src._id), "label": _label_of(names, src, "source"),
                         "gradient": value_summary(res), "none": res is None, "reason": reason})
     ops_in_call = {f"o{r.output._id}" for r in call.records if r.op is not READ}
-    return {"id": index, "targets": targets, "results": results, "events": events,
+    return {"id": index, "kind": call.kind, "row": call.row,
+            "targets": targets, "results": results, "events": events,
             "unvisited": sorted(ops_in_call - visited, key=lambda n: g.nodes[n]["order"]
                                 if n in g else 0),
             "unconnected_gradients": call.unconnected.value}
