@@ -11,7 +11,7 @@ sees them (Hessian-vector products, nested forward mode).
 >>> float(acc.jvp(y))
 6.0
 """
-import numpy as np
+from .backend import xp as np  # the array seam (see backend.py)
 
 from . import nest
 from .recording import active, suspended

@@ -10,7 +10,7 @@ Operators (``+``, ``@``, indexing, ...) are attached by ``ops/operators.py``.
 """
 import itertools
 
-import numpy as np
+from .backend import xp as np  # the array seam (see backend.py)
 
 from . import dtypes
 
