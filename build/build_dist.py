@@ -14,6 +14,7 @@ Usage: build_dist.py [--if-stale] [--offline] [--out DIR] [--cache DIR] [--pyodi
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
 # when needed, so the page loads them after the first gradient instead of during boot.
 LAZY_REQUIREMENTS = {"networkx"}
+PRECOMPRESS = ["pyodide.asm.wasm", "pyodide.asm.js", "snapshot.bin"]
 SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctypes", "platform"]
 
 
@@ -294,6 +296,11 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     (pdir / "pyodide-lock.json").write_text(json.dumps(dist_lock, indent=1) + "\n")
 
     make_snapshot(pdir)
+    # Precompressed copies of the large, compressible files; serve.mjs sends them to clients that
+    # accept gzip (the wheels and the stdlib zip are compressed already).
+    for name in PRECOMPRESS:
+        with open(pdir / name, "rb") as src, gzip.GzipFile(pdir / (name + ".gz"), "wb", 6, mtime=0) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
 
     # Placeholder page: substitute the Pyodide folder name.
     for tpl in sorted(PLACEHOLDER.iterdir()):

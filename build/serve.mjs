@@ -2,6 +2,7 @@
 // Static server for dist/ on 127.0.0.1 (Node stdlib only). Sends cross-origin isolation headers
 // (COOP/COEP/CORP, so SharedArrayBuffer works), application/wasm for .wasm, ETags with 304s, and
 // caching headers: files pinned by hash in dist/build-info.json are immutable, the rest revalidate.
+// A file with a precompressed FILE.gz beside it goes out gzip-encoded to clients that accept it.
 //
 //   node build/serve.mjs [--dir DIR] [--port N]      (PORT env also sets the port; 0 picks a free one)
 import fs from "node:fs";
@@ -81,19 +82,29 @@ const server = http.createServer((req, res) => {
     const m = fs.statSync(path.join(dir, "build-info.json")).mtimeMs;
     if (m !== infoMtime) { infoMtime = m; immutable = immutableSet(); }
   } catch { /* keep the old list */ }
-  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  let body = file;
+  let encoding = null;
+  if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+    try {
+      const gz = fs.statSync(file + ".gz");
+      if (gz.isFile() && gz.mtimeMs >= st.mtimeMs) { body = file + ".gz"; st = gz; encoding = "gzip"; }
+    } catch { /* no precompressed copy */ }
+  }
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${encoding ? "-gz" : ""}"`;
   const headers = {
     ...base,
     "Content-Type": MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream",
     "Cache-Control": immutable.has(urlPath) ? "public, max-age=31536000, immutable" : "no-cache",
     ETag: etag,
     "Last-Modified": st.mtime.toUTCString(),
+    Vary: "Accept-Encoding",
   };
+  if (encoding) headers["Content-Encoding"] = encoding;
   if (req.headers["if-none-match"] === etag) return send(res, 304, headers, "");
   headers["Content-Length"] = st.size;
   res.writeHead(200, headers);
   if (req.method === "HEAD") return res.end();
-  fs.createReadStream(file).pipe(res);
+  fs.createReadStream(body).pipe(res);
 });
 
 server.listen(port, host, () => {

@@ -58,3 +58,13 @@ def test_not_found_and_no_escape(base_url):
     assert get(base_url + "nope.txt")[0] == 404
     assert get(base_url + "%2e%2e/package.json")[0] in (403, 404)
     assert get(base_url + "..%2fpackage.json")[0] in (403, 404)
+
+
+def test_precompressed_copy_for_gzip_clients(base_url, dist_info):
+    import gzip
+    url = f"{base_url}{dist_info['pyodide_dir']}/snapshot.bin"
+    _, plain_h, plain = get(url)
+    status, h, body = get(url, {"Accept-Encoding": "gzip"})
+    assert status == 200 and h["Content-Encoding"] == "gzip" and h["Vary"] == "Accept-Encoding"
+    assert gzip.decompress(body) == plain and "Content-Encoding" not in plain_h
+    assert h["ETag"] != plain_h["ETag"]
