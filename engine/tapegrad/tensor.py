@@ -66,7 +66,19 @@ def _numpy_text(value, is_repr):
         text = str(value[()]) if value.dtype.kind != "O" else repr(value[()])
     else:
         text = repr(value) if is_repr else str(value)
+        if is_repr:
+            text = _platform_neutral_dtype(text, value.dtype)
     return "\n" + text if "\n" in text else text
+
+
+def _platform_neutral_dtype(text, dtype):
+    """NumPy omits ``dtype=`` for the platform's default int (int64 natively, int32 on wasm32).
+    Print what 64-bit TensorFlow prints everywhere: int32 shown, int64 omitted."""
+    if dtype == np.int32 and "dtype=" not in text:
+        return text[:-1] + ", dtype=int32)"
+    if dtype == np.int64:
+        return text.replace(", dtype=int64)", ")")
+    return text
 
 
 class Tensor:

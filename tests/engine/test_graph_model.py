@@ -246,6 +246,7 @@ def test_notebook_display():
     assert svg.startswith("<svg") and ">Exp<" in svg
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
 def test_command_line_writes_each_format(tmp_path):
     script = tmp_path / "demo.py"
     script.write_text("import tapegrad as tf\nx = tf.Variable(2.0)\n"

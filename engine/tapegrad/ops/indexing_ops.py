@@ -107,7 +107,8 @@ def _segment_sum_impl(data, ids, num_segments, axis):
 
 
 def _gather_impl(params, indices, axis):
-    return xp.take(params, indices, axis=axis)
+    # intp is int32 on wasm32 (Pyodide): take() refuses int64 indices there unless converted
+    return xp.take(params, indices.astype(xp.intp, copy=False), axis=axis)
 
 
 UNSORTED_SEGMENT_SUM = primitive("UnsortedSegmentSum", _segment_sum_impl)

@@ -39,10 +39,17 @@ def _square_matrix(x, op):
 def _quiet_linalg(fn, op):
     def impl(*args, **kw):
         try:
-            return fn(*args, **kw)
+            with xp.errstate(all="ignore"):
+                out = fn(*args, **kw)
         except xp.linalg.LinAlgError as e:
             raise InvalidArgumentError(f"{op}: {e} (the matrix is singular or not positive "
                                        f"definite) [Op:{op}]") from None
+        # Pyodide's NumPy (no LAPACK) returns nan/inf here instead of raising: same error.
+        if all(xp.all(xp.isfinite(a)) for a in args if hasattr(a, "dtype")) and \
+                not xp.all(xp.isfinite(out)):
+            raise InvalidArgumentError(f"{op}: the matrix is singular or not positive definite "
+                                       f"[Op:{op}]")
+        return out
     return impl
 
 
