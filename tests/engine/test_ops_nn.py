@@ -168,3 +168,18 @@ def test_bias_add_and_moments():
     np.testing.assert_allclose(var.numpy(), [1.0, 4.0])
     mean, var = tf.nn.moments(tf.constant([1.0, 2.0, 3.0, 6.0]), axes=[0], keepdims=True)
     assert mean.shape == (1,) and float(var[0]) == pytest.approx(3.5)
+
+
+def test_moments_second_derivative_is_tensorflows():
+    # TF takes the variance around stop_gradient(mean): its Hessian is (2/n) I exactly
+    # (the fully exact one would be (2/n)(I - 1/n)).
+    x = tf.constant([1.0, 2.0, 3.0, 6.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            _, var = tf.nn.moments(x, axes=[0])
+        g = inner.gradient(var, x)
+    h = outer.jacobian(g, x)
+    assert np.allclose(g.numpy(), 2 * (np.array([1, 2, 3, 6.0]) - 3.0) / 4)
+    assert np.allclose(h.numpy(), 0.5 * np.eye(4))

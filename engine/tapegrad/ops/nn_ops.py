@@ -199,14 +199,13 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """(mean, variance) over ``axes``.
 
-    Unlike TensorFlow (which stops the gradient through the mean inside the variance; the same
-    first derivative), the variance here is differentiated exactly, so second derivatives match
-    finite differences.
+    As in TensorFlow, the variance is taken around ``stop_gradient(mean)``: first derivatives are
+    exact (d variance / d mean is zero), and second derivatives are TensorFlow's.
     """
     x = _float_tensor(x, "Moments")
     mean = reduce_mean(x, axis=axes, keepdims=True)
-    from .math_ops import subtract
-    variance = reduce_mean(square(subtract(x, mean)), axis=axes, keepdims=keepdims)
+    from .math_ops import stop_gradient, subtract
+    variance = reduce_mean(square(subtract(x, stop_gradient(mean))), axis=axes, keepdims=keepdims)
     if not keepdims:
         from .math_ops import _axes
         from .array_ops import reshape
