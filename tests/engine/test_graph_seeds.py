@@ -106,6 +106,64 @@ with tf.GradientTape() as tape:
     out = power_steps(c, 6)
 g = tape.gradient(out, c)
 """, ["Mul", "Mul", "Mul"], 8, 9, {}),
+    "persistent_two_calls": ("""
+c = tf.constant([1, 3.0])
+with tf.GradientTape(persistent=True) as tape:
+    tape.watch(c)
+    sq = c * c
+    quad = sq * sq
+g1 = tape.gradient(quad, c)
+g2 = tape.gradient(sq, c)
+""", ["Mul", "Mul"], 5, 4, {}),
+    "non_scalar_target": ("""
+v = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    out = v * [3.0, 4.0]
+g = tape.gradient(out, v)
+""", ["Mul"], 4, 3, {}),
+    "sigmoid_curve": ("""
+xs = tf.linspace(-10.0, 10.0, 201)
+with tf.GradientTape() as tape:
+    tape.watch(xs)
+    ys = tf.nn.sigmoid(xs)
+g = tape.gradient(ys, xs)
+""", ["Sigmoid"], 3, 2, {}),
+    "variable_replaced_by_tensor": ("""
+p = tf.Variable(2.0)
+for epoch in range(2):
+    with tf.GradientTape() as tape:
+        out = p + 1
+    g = tape.gradient(out, p)
+    p = p + 1
+""", ["AddV2"], 6, 3, {"p": "not_watched"}),
+    "no_registered_gradient": ("""
+image = tf.Variable([[[0.5, 0.0, 0.0]]])
+delta = tf.Variable(0.1)
+with tf.GradientTape() as tape:
+    new_image = tf.image.adjust_contrast(image, delta)
+try:
+    tape.gradient(new_image, [image, delta])
+except LookupError:
+    pass
+""", ["AdjustContrastv2"], 4, 3, {}),
+    "sum_then_square": ("""
+ones = tf.ones((2, 2))
+with tf.GradientTape() as tape:
+    tape.watch(ones)
+    total = tf.reduce_sum(ones)
+    sq = tf.multiply(total, total)
+g = tape.gradient(sq, ones)
+""", ["Mul", "Sum"], 5, 4, {}),
+    "watch_a_list": ("""
+b0 = tf.Variable(3.0)
+b1 = tf.Variable(3.0, trainable=False)
+b2 = tf.Variable(2.0) + 1.0
+b3 = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    tape.watch([b1, b2, b3])
+    out = b0 ** 2 + b1 ** 2 + b2 ** 2 + b3 ** 2
+g = tape.gradient(out, [b0, b1, b2, b3])
+""", ["AddV2"] * 3 + ["Pow"] * 4, 22, 21, {}),
 }
 
 
