@@ -81,24 +81,11 @@ def _platform_neutral_dtype(text, dtype):
     return text
 
 
-class Tensor:
-    """An immutable multidimensional array, as ``tf.Tensor`` in eager mode.
+class ArrayProperties:
+    """What a Tensor and a Variable both tell about the array they hold."""
 
-    >>> import tapegrad as tf
-    >>> x = tf.constant([[1., 2.], [3., 4.]])
-    >>> x.shape, x.dtype, x[1, ::-1].numpy().tolist()
-    (TensorShape([2, 2]), tf.float32, [4.0, 3.0])
-    """
+    __slots__ = ()
 
-    __slots__ = ("_value", "_id", "__weakref__")
-    __array_priority__ = 100
-
-    def __init__(self, value, dtype=None):
-        t = convert_to_tensor(value, dtype)
-        self._value = t._value
-        self._id = _next_id()
-
-    # -- inspection ---------------------------------------------------------
     @property
     def shape(self):
         return TensorShape(self._value.shape)
@@ -115,12 +102,31 @@ class Tensor:
         return self._value.ndim
 
     @property
-    def name(self):
-        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
-
-    @property
     def device(self):
         return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class Tensor(ArrayProperties):
+    """An immutable multidimensional array, as ``tf.Tensor`` in eager mode.
+
+    >>> import tapegrad as tf
+    >>> x = tf.constant([[1., 2.], [3., 4.]])
+    >>> x.shape, x.dtype, x[1, ::-1].numpy().tolist()
+    (TensorShape([2, 2]), tf.float32, [4.0, 3.0])
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, value, dtype=None):
+        t = convert_to_tensor(value, dtype)
+        self._value = t._value
+        self._id = _next_id()
+
+    # -- inspection (shape, dtype, ndim, device come from ArrayProperties) ------------
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
 
     def numpy(self):
         """A NumPy copy of the value (a NumPy scalar for a scalar tensor)."""

@@ -15,13 +15,13 @@ import itertools
 from .backend import xp as np  # the array seam (see backend.py)
 
 from . import dtypes
-from .tensor import Tensor, TensorShape, _numpy_text, _Reference, convert_to_tensor, wrap
+from .tensor import ArrayProperties, Tensor, _numpy_text, _Reference, convert_to_tensor, wrap
 
 _next_uid = itertools.count(1).__next__
 name_scope_stack = []  # prefixes such as "dense/" opened by modules and layers
 
 
-class Variable:
+class Variable(ArrayProperties):
     __slots__ = ("_value", "_id", "_name", "_trainable", "_uid", "_where", "__weakref__")
     __array_priority__ = 100
 
@@ -79,25 +79,6 @@ class Variable:
     @property
     def trainable(self):
         return self._trainable
-
-    @property
-    def shape(self):
-        return TensorShape(self._value.shape)
-
-    def get_shape(self):
-        return self.shape
-
-    @property
-    def dtype(self):
-        return dtypes.from_numpy(self._value.dtype)
-
-    @property
-    def ndim(self):
-        return self._value.ndim
-
-    @property
-    def device(self):
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def ref(self):
         return _Reference(self)
