@@ -77,6 +77,15 @@ def _stack_rows(rows, source, lead_shape, unconnected):
     return reshape(out, tuple(lead_shape) + shape)
 
 
+def _start(tape, target, unconnected_gradients):
+    """The checks every jacobian call begins with; returns (target, unconnected mode)."""
+    tape._check_usable()
+    if target is None:
+        raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
+                        "received None.")
+    return _as_target(target), _unconnected(unconnected_gradients)
+
+
 def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
              parallel_iterations=None, experimental_use_pfor=True):
     """d target[i...] / d source[j...] for each source: shape ``target.shape + source.shape``.
@@ -85,12 +94,7 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
     ``parallel_iterations`` and ``experimental_use_pfor`` are accepted for compatibility; rows
     are computed one after another.
     """
-    tape._check_usable()
-    if target is None:
-        raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
-                        "received None.")
-    unconnected = _unconnected(unconnected_gradients)
-    target = _as_target(target)
+    target, unconnected = _start(tape, target, unconnected_gradients)
     flat_sources = nest.flatten(sources)
     _check_sources(flat_sources)
     records = tape._records
@@ -115,12 +119,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     ``target.shape + source.shape[1:]``. As in TensorFlow, row ``b`` of the target must depend
     only on row ``b`` of the source (other rows' contributions would be summed in).
     """
-    tape._check_usable()
-    if target is None:
-        raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
-                        "received None.")
-    unconnected = _unconnected(unconnected_gradients)
-    target = _as_target(target)
+    target, unconnected = _start(tape, target, unconnected_gradients)
     _check_sources([source])
     tshape, sshape = tuple(target._value.shape), tuple(source._value.shape)
     if len(tshape) < 1 or len(sshape) < 1:

@@ -82,7 +82,8 @@ def _platform_neutral_dtype(text, dtype):
 
 
 class ArrayProperties:
-    """What a Tensor and a Variable both tell about the array they hold."""
+    """What a Tensor and a Variable both tell about the array they hold, and their Python
+    conversions (``bool``, ``float``, ``int``, ``len``)."""
 
     __slots__ = ()
 
@@ -104,6 +105,20 @@ class ArrayProperties:
     @property
     def device(self):
         return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
 
 
 class Tensor(ArrayProperties):
@@ -159,25 +174,11 @@ class Tensor(ArrayProperties):
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
-    def __len__(self):
-        if self._value.ndim == 0:
-            raise TypeError("Scalar tensor has no `len()`")
-        return self._value.shape[0]
-
     def __iter__(self):
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         for i in range(self._value.shape[0]):
             yield self[i]
-
-    def __bool__(self):
-        return bool(self._value)
-
-    def __float__(self):
-        return float(self._value)
-
-    def __int__(self):
-        return int(self._value)
 
     def __index__(self):
         if self._value.dtype.kind not in "iu" or self._value.ndim:

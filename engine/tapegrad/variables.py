@@ -132,22 +132,8 @@ class Variable(ArrayProperties):
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
                         f"(Variable: {self!r})")
 
-    def __bool__(self):
-        return bool(self._value)
-
-    def __float__(self):
-        return float(self._value)
-
-    def __int__(self):
-        return int(self._value)
-
     def __index__(self):
         return self.read_value().__index__()
-
-    def __len__(self):
-        if self._value.ndim == 0:
-            raise TypeError("Scalar tensor has no `len()`")
-        return self._value.shape[0]
 
     def __iter__(self):
         return iter(self.read_value())

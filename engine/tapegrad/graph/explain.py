@@ -137,23 +137,23 @@ def explain(tape, target, source, frame=None, names=None):
                               f"{s_name}{_created(s_where)} was not watched: the tape was created with "
                               f"watch_accessed_variables=False, so it follows only what "
                               f"tape.watch() names.", _line(s_where))
-            for line, forgotten in notes.resets:
-                if tids & forgotten:
-                    return _reset(s_name, t_name, line)
+            reset = _reset(notes, tids, s_name, t_name)
+            if reset:
+                return reset
             return Reason("not_used",
                           f"{s_name}{_created(s_where)} was never read while the tape was recording, so "
                           f"{t_name} cannot depend on it.", _line(s_where))
-        for line, forgotten in notes.resets:
-            if sid in forgotten or tids & forgotten:
-                return _reset(s_name, t_name, line)
+        reset = _reset(notes, tids | {sid}, s_name, t_name)
+        if reset:
+            return reset
         return Reason("not_watched",
                       f"{s_name} is a tf.Tensor that the tape did not watch{_at(s_where)}; a tape "
                       f"follows only trainable variables by itself, so call tape.watch({s_name}) "
                       f"inside the `with` block.", _line(s_where))
 
-    for line, forgotten in notes.resets:
-        if tids & forgotten:
-            return _reset(s_name, t_name, line)
+    reset = _reset(notes, tids, s_name, t_name)
+    if reset:
+        return reset
     for rid, where in notes.exported.items():
         if rid in reach:
             return Reason("numpy",
@@ -208,10 +208,14 @@ def _depends(records, notes, tids, cut):
     return bool(tids & down)
 
 
-def _reset(s_name, t_name, where):
-    return Reason("tape_reset",
-                  f"tape.reset(){_at(where)} discarded the recorded operations that connected "
-                  f"{s_name} to {t_name}.", _line(where))
+def _reset(notes, ids, s_name, t_name):
+    """The reason, if a ``tape.reset()`` discarded the records that produced any of ``ids``."""
+    for where, forgotten in notes.resets:
+        if ids & forgotten:
+            return Reason("tape_reset",
+                          f"tape.reset(){_at(where)} discarded the recorded operations that "
+                          f"connected {s_name} to {t_name}.", _line(where))
+    return None
 
 
 def _producer_line(records, tid):
