@@ -5,7 +5,8 @@ Every third-party file is checked against build/assets.lock.json or the pinned p
 a missing or altered file stops the build with a message naming it. Downloads go to .cache/ so a
 second build is offline. Layout written:
 
-  dist/index.html, dist/worker.js            placeholder page (build/placeholder/)
+  dist/index.html, dist/*                    the playground, bundled by web/build.mjs (when present)
+  dist/boot/                                 the boot-check page (build/bootpage/), used by the boot benchmark
   dist/pyodide-0.27.7/                       Pyodide core + every wheel + our pyodide-lock.json
   dist/build-info.json                       inputs digest (for --if-stale) and the file list
 
@@ -29,7 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK_PATH = ROOT / "build" / "assets.lock.json"
-PLACEHOLDER = ROOT / "build" / "placeholder"
+BOOTPAGE = ROOT / "build" / "bootpage"
+WEB_BUILD = ROOT / "web" / "build.mjs"
 SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 # Pure stdlib modules that numpy and tapegrad import, loaded into the boot snapshot.
 # (Not `random`: a module seeded at import must not be frozen into a snapshot.)
@@ -93,12 +95,21 @@ def _skip_source(p: Path) -> bool:
     return "__pycache__" in parts or any(x.endswith(".egg-info") for x in parts) or p.suffix == ".pyc"
 
 
+def web_source_files() -> list[Path]:
+    """The playground's sources and the npm lock that pins its bundle's packages."""
+    files = [ROOT / f for f in ("package.json", "package-lock.json") if (ROOT / f).is_file()]
+    web = ROOT / "web"
+    if web.is_dir():
+        files += sorted(p for p in web.rglob("*") if p.is_file() and "node_modules" not in p.parts)
+    return files
+
+
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
     build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT] + sorted(
-        p for p in PLACEHOLDER.rglob("*") if p.is_file()
-    )
+        p for p in BOOTPAGE.rglob("*") if p.is_file()
+    ) + web_source_files()
     for p in engine_source_files() + build_files:
         h.update(rel(p).encode() + b"\0")
         h.update(p.read_bytes())
@@ -302,10 +313,12 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
         with open(pdir / name, "rb") as src, gzip.GzipFile(pdir / (name + ".gz"), "wb", 6, mtime=0) as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
 
-    # Placeholder page: substitute the Pyodide folder name.
-    for tpl in sorted(PLACEHOLDER.iterdir()):
-        text = tpl.read_text().replace("{{PYODIDE_DIR}}", pyo["dist_dir"])
-        (staging / tpl.name).write_text(text)
+    # Boot-check page in dist/boot/ (the boot benchmark opens it): substitute the Pyodide folder.
+    (staging / "boot").mkdir()
+    for tpl in sorted(BOOTPAGE.iterdir()):
+        text = tpl.read_text().replace("{{PYODIDE_DIR}}", "../" + pyo["dist_dir"])
+        (staging / "boot" / tpl.name).write_text(text)
+    build_web(staging, pyo["dist_dir"])
 
     # Final pass: every file the lock names is in place with its hash.
     for n, e in packages.items():
@@ -329,6 +342,21 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     staging.replace(out)
     log(f"wrote {rel(out)}: {len(files)} files, {size / 1e6:.1f} MB, {len(packages)} packages")
+
+
+def build_web(staging: Path, pyodide_dir: str) -> None:
+    """The playground: web/build.mjs bundles web/ into the root of dist/."""
+    if not WEB_BUILD.is_file():
+        (staging / "index.html").write_text('<!doctype html><html><meta http-equiv="refresh" content="0; url=boot/"></html>\n')
+        return
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is not on PATH (needed to bundle web/)")
+    cmd = [node, str(WEB_BUILD), "--out", str(staging), "--pyodide-dir", pyodide_dir]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise BuildError("bundling the playground (web/build.mjs) failed")
 
 
 def make_snapshot(pdir: Path) -> None:

@@ -1,6 +1,6 @@
 """Boot benchmark in headless Chromium: time from navigation to a first computed gradient.
 
-Serves dist/ with build/serve.mjs on a free 127.0.0.1 port and opens the placeholder page, which
+Serves dist/ with build/serve.mjs on a free 127.0.0.1 port and opens the boot-check page (dist/boot/), which
 boots Pyodide in a Web Worker, loads tapegrad (+ numpy, networkx) and computes d(x*x)/dx.
   cold: a new browser profile (empty HTTP and code caches);
   warm: the same page opened again in that profile (HTTP cache and V8's wasm code cache warm).
@@ -37,7 +37,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
     if "http://" not in line:
         proc.kill()
         raise SystemExit(f"bench: server did not start: {line!r}")
-    return proc, line[line.index("http://"):].strip()
+    return proc, line[line.index("http://"):].strip().rstrip("/") + "/boot/"
 
 
 def load_once(context, url: str, external: list[str]) -> dict:

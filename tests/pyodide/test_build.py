@@ -10,7 +10,7 @@ LOCK = json.loads((ROOT / "build" / "assets.lock.json").read_text())
 
 def test_dist_layout_and_lock(dist_info):
     pdir = DIST / dist_info["pyodide_dir"]
-    assert (DIST / "index.html").is_file() and (DIST / "worker.js").is_file()
+    assert (DIST / "index.html").is_file() and (DIST / "boot" / "worker.js").is_file()
     lock = json.loads((pdir / "pyodide-lock.json").read_text())
     assert lock["info"]["version"] == LOCK["pyodide"]["version"]
     for name in ("numpy", "networkx", "tapegrad", "pytest", "matplotlib", "micropip"):
@@ -19,7 +19,7 @@ def test_dist_layout_and_lock(dist_info):
     assert set(lock["packages"]["tapegrad"]["depends"]) >= {"numpy"}
     assert (pdir / "snapshot.bin").stat().st_size > 1_000_000  # boot snapshot made by the build
     # Nothing in the page or worker points at another host.
-    for f in ("index.html", "worker.js"):
+    for f in ("index.html", "boot/index.html", "boot/worker.js"):
         text = (DIST / f).read_text()
         assert "http://" not in text and "https://" not in text, f
 
@@ -78,7 +78,7 @@ def test_if_stale_skips_a_current_dist_and_rebuilds_an_altered_one(tmp_path):
     assert run_build("--offline", "--cache", cache, "--out", out).returncode == 0
     r = run_build("--offline", "--if-stale", "--cache", cache, "--out", out)
     assert r.returncode == 0 and "up to date" in r.stderr, r.stderr
-    (out / "worker.js").write_text("tampered")
+    (out / "boot" / "worker.js").write_text("tampered")
     r = run_build("--offline", "--if-stale", "--cache", cache, "--out", out)
     assert r.returncode == 0 and "worker.js" in r.stderr and "rebuilding" in r.stderr, r.stderr
-    assert (out / "worker.js").read_text() != "tampered"
+    assert (out / "boot" / "worker.js").read_text() != "tampered"

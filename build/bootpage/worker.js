@@ -1,4 +1,4 @@
-// Placeholder Web Worker: boots Pyodide from this site's {{PYODIDE_DIR}}/ with tapegrad preloaded
+// Boot-check Web Worker: boots Pyodide from this site's {{PYODIDE_DIR}}/ with tapegrad preloaded
 // (numpy comes in as its dependency through pyodide-lock.json, fetched while the interpreter
 // starts), computes a first gradient, then runs code sent by the page. Start-up restores the
 // build's memory snapshot (snapshot.bin) and falls back to a plain boot without it.
