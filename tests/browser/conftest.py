@@ -1,0 +1,155 @@
+"""Fixtures for the browser suite: a served dist/, Debian's Chromium, and pages that fail on errors.
+
+  base_url      session: `node build/serve.mjs --port 0` serving dist/ (cross-origin isolated);
+                the URL ends with "/", so `base_url + "?embed=1"` opens the playground.
+  browser       session: headless /usr/bin/chromium through Python Playwright.
+  page          function: a factory, `page(path="", viewport=(1280, 800))` -> playwright Page,
+                closed after the test.
+  module_page   module: the same factory, pages live until the module ends (boot Pyodide once,
+                run many snippets on it).
+  shot          function: `shot(pg, "name")` saves test-results/browser/<name>.png.
+
+Every page opened through a factory is watched: a console error, an uncaught page error or a
+request that leaves 127.0.0.1 fails the test that was running when it happened (an autouse
+fixture checks after each test). A test that provokes an error on purpose passes the text it
+expects, `page(..., allow=["substring"])`.
+
+Needs /usr/bin/chromium and Playwright (bash build/setup_browser.sh installs both) and a built
+dist/ (npm run build).
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = ROOT / "dist"
+SHOTS = ROOT / "test-results" / "browser"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-default-apps", "--disable-extensions",
+]
+LOCAL_HOSTS = ("127.0.0.1", None, "")
+
+_watched: list["WatchedPage"] = []
+_closed_problems: list[str] = []     # problems of pages closed before the check ran
+
+
+class WatchedPage:
+    """Collects console errors, page errors and outside requests of one page."""
+
+    def __init__(self, page, allow):
+        self.page = page
+        self.allow = list(allow)
+        self.problems: list[str] = []
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda err: self._add(f"page error: {err}"))
+        page.on("request", self._on_request)
+
+    def _add(self, text: str) -> None:
+        if not any(a in text for a in self.allow):
+            self.problems.append(text)
+
+    def _on_console(self, msg) -> None:
+        if msg.type == "error":
+            loc = msg.location or {}
+            self._add(f"console error: {msg.text} ({loc.get('url', '?')}:{loc.get('lineNumber', '?')})")
+
+    def _on_request(self, req) -> None:
+        host = urlparse(req.url).hostname
+        if urlparse(req.url).scheme in ("http", "https", "ws", "wss") and host not in LOCAL_HOSTS:
+            self._add(f"request outside 127.0.0.1: {req.url}")
+
+    def take_problems(self) -> list[str]:
+        out, self.problems = self.problems, []
+        return out
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    if not (DIST / "index.html").is_file():
+        pytest.fail("dist/ has no playground (dist/index.html); run: npm run build")
+    proc = subprocess.Popen(["node", str(ROOT / "build" / "serve.mjs"), "--dir", str(DIST), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()
+    if "http://" not in line:
+        proc.kill()
+        pytest.fail(f"build/serve.mjs did not start: {line!r}")
+    yield line[line.index("http://"):].strip().rstrip("/") + "/"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing; run: bash build/setup_browser.sh")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _factory(browser, base_url, opened: list):
+    def open_page(path: str = "", viewport=(1280, 800), allow=(), **context_options):
+        ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                  **context_options)
+        pg = ctx.new_page()
+        watched = WatchedPage(pg, allow)
+        _watched.append(watched)
+        opened.append((ctx, watched))
+        pg.set_default_timeout(30_000)
+        pg.goto(base_url + path.lstrip("/"))
+        return pg
+
+    return open_page
+
+
+def _close(opened: list) -> None:
+    for ctx, watched in opened:
+        ctx.close()
+        if watched in _watched:
+            _watched.remove(watched)
+            _closed_problems.extend(watched.take_problems())
+
+
+@pytest.fixture
+def page(browser, base_url):
+    opened: list = []
+    yield _factory(browser, base_url, opened)
+    _close(opened)
+
+
+@pytest.fixture(scope="module")
+def module_page(browser, base_url):
+    opened: list = []
+    yield _factory(browser, base_url, opened)
+    _close(opened)
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_errors():
+    yield
+    problems = [p for w in _watched for p in w.take_problems()] + _closed_problems
+    _closed_problems.clear()
+    if problems:
+        pytest.fail("browser reported problems:\n  " + "\n  ".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def shot():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(pg, name: str, full_page: bool = False) -> Path:
+        path = SHOTS / f"{name}.png"
+        pg.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return save
