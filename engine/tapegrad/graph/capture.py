@@ -26,7 +26,8 @@ class Capture:
 
     def __init__(self):
         self.tapes = []
-        self.calls = []          # (tape index, GradientCall, names, reasons)
+        self.calls = []          # (tape index, GradientCall, names, reasons, line)
+        self.tape_names = {}     # tape index -> the user's name for the tape
         self._hook = None
 
     def __enter__(self):
@@ -48,7 +49,11 @@ class Capture:
         tape.listeners.append(self)
 
     def on_gradient(self, tape, call):
-        names = _names(user_frame())         # the user's frame that asked for the gradient
+        frame = user_frame()                 # the user's frame that asked for the gradient
+        names = _names(frame)
+        index = self.tapes.index(tape)
+        if index not in self.tape_names:
+            self.tape_names[index] = _tape_name(frame, tape)
         reasons = []
         for src, res in zip(call.sources, call.results):
             zero = res is not None and call.unconnected.value == "zero" and not np.any(res._value)
@@ -57,31 +62,43 @@ class Capture:
                 reasons.append(r.to_dict() if r is not None else None)
             else:
                 reasons.append(None)
-        self.calls.append((self.tapes.index(tape), call, names, reasons))
+        line = frame.f_lineno if frame is not None else None
+        self.calls.append((index, call, names, reasons, line))
 
     # -- export -----------------------------------------------------------------------------
     def to_dict(self, max_nodes=MAX_NODES):
-        return export_dict(self.tapes, self.calls, max_nodes)
+        return export_dict(self.tapes, self.calls, max_nodes, self.tape_names)
+
+
+def _tape_name(frame, tape):
+    """The user's variable name for ``tape`` in ``frame`` (``outer``, ``tape``), or None."""
+    if frame is None:
+        return None
+    for scope in (frame.f_locals, frame.f_globals):
+        for k, v in scope.items():
+            if v is tape and not k.startswith("_"):
+                return k
+    return None
 
 
 def capture():
     return Capture()
 
 
-def export_dict(tapes, calls, max_nodes=MAX_NODES):
+def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
     b = GraphBuilder()
     streams = []
     for i, tape in enumerate(tapes):
         watched = {k: tape._watched_at.get(k) for k in tape._watched}
         streams.append(b.add_records(tape.records, i, watched))
     # make sure every gradient call's sources and targets are nodes (even unconnected ones)
-    for ti, call, names, _ in calls:
+    for ti, call, names, *_ in calls:
         watched = {k: tapes[ti]._watched_at.get(k) for k in tapes[ti]._watched}
         for x in list(call.sources) + list(call.targets):
             if b.node_of_id(x._id) is None:
                 b.node_for(x, ti, watched)
     g = b.g
-    for ti, call, names, _ in calls:   # the user's names for sources and targets
+    for ti, call, names, *_ in calls:   # the user's names for sources and targets
         for x in list(call.sources) + list(call.targets):
             nid = b.node_of_id(x._id)
             name = names.get(id(x))
@@ -93,6 +110,7 @@ def export_dict(tapes, calls, max_nodes=MAX_NODES):
     if g.number_of_nodes() > max_nodes:
         g, summarized = summarize(g, max_nodes)
     coords, layers = layered_layout(g)
+    groups = _groups(g)          # before the node dicts: it sets each op's "group"
     nodes = []
     for n, data in g.nodes(data=True):
         x, y = coords[n]
@@ -101,15 +119,16 @@ def export_dict(tapes, calls, max_nodes=MAX_NODES):
              "w": w, "h": h}
         nodes.append(d)
     edges = [{"source": u, "target": v, "index": d.get("index", 0)} for u, v, d in g.edges(data=True)]
-    groups = _groups(g)
     tape_docs = []
     for i, tape in enumerate(tapes):
-        tape_docs.append({"id": i, "label": f"tape {i}", "persistent": tape._persistent,
+        tape_docs.append({"id": i, "label": f"tape {i}", "name": (tape_names or {}).get(i),
+                          "persistent": tape._persistent,
                           "watch_accessed_variables": tape._watch_accessed,
                           "forward": streams[i], "gradients": []})
-    for ti, call, names, reasons in calls:
-        tape_docs[ti]["gradients"].append(_gradient_doc(b, g, call, names, reasons,
-                                                        len(tape_docs[ti]["gradients"])))
+    for ti, call, names, reasons, line in calls:
+        doc = _gradient_doc(b, g, call, names, reasons, len(tape_docs[ti]["gradients"]))
+        doc["line"] = line                 # where tape.gradient / tape.jacobian was called
+        tape_docs[ti]["gradients"].append(doc)
     width = max((c[0] for c in coords.values()), default=0) + 120
     height = max((c[1] for c in coords.values()), default=0) + 80
     return {"version": SCHEMA_VERSION, "nodes": nodes, "edges": edges, "groups": groups,
