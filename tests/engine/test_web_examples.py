@@ -1,0 +1,146 @@
+"""The playground's Python side (web/python/playground_runtime.py) and its gallery (web/examples/).
+
+Every example runs through the same Session the browser worker uses, with `tensorflow` resolving
+to tapegrad, and must print the lines its manifest entry expects, send its figures and a graph.
+Runs natively and inside Pyodide (the repository is mounted at its own path there).
+"""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "web" / "examples"
+MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())["examples"]
+
+
+def _load_runtime():
+    spec = importlib.util.spec_from_file_location(
+        "playground_runtime", ROOT / "web" / "python" / "playground_runtime.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runtime = _load_runtime()
+
+
+class Page:
+    """Stands in for the browser page: collects what the session sends."""
+
+    def __init__(self):
+        self.messages = []
+
+    def __call__(self, kind, payload):
+        self.messages.append((kind, payload))
+
+    def of(self, kind):
+        return [json.loads(p) for k, p in self.messages if k == kind]
+
+
+def run(source, capsys=None):
+    page = Page()
+    status = runtime.Session(page).run(source)
+    out = capsys.readouterr().out if capsys else ""
+    return status, page, out
+
+
+def assert_in_order(expected, text):
+    pos = 0
+    for line in expected:
+        found = text.find(line, pos)
+        assert found >= 0, f"expected {line!r} after position {pos} in the output:\n{text}"
+        pos = found + len(line)
+
+
+def test_manifest_lists_every_example_file_once():
+    files = [e["file"] for e in MANIFEST]
+    assert sorted(files) == sorted(p.name for p in EXAMPLES.glob("*.py"))
+    assert len({e["id"] for e in MANIFEST}) == len(MANIFEST)
+    for e in MANIFEST:
+        assert e["title"] and e["topic"] and e["expect"], e["id"]
+
+
+@pytest.mark.parametrize("example", MANIFEST, ids=[e["id"] for e in MANIFEST])
+def test_example_runs_and_prints_what_it_promises(example, capsys):
+    source = (EXAMPLES / example["file"]).read_text()
+    if runtime.uses_matplotlib(source):
+        pytest.importorskip("matplotlib", reason="matplotlib is not installed here (the browser suite runs it)")
+    status, page, out = run(source, capsys)
+    assert status == {"ok": True, "error": None, "interrupted": False}, page.of("traceback")
+    assert_in_order(example["expect"], out)
+    assert len(page.of("plot")) >= example["plots"]
+    graphs = page.of("graph")
+    assert len(graphs) == 1 and graphs[0]["version"] == 1
+    assert graphs[0]["nodes"], "every example records at least one tape"
+
+
+def test_tensorflow_and_its_submodules_resolve_to_tapegrad():
+    import tapegrad
+    runtime.install_tensorflow_alias()
+    import tensorflow
+    import tensorflow.keras.layers as layers
+    assert tensorflow is tapegrad
+    assert layers is tapegrad.keras.layers
+
+
+def test_exception_reports_the_user_line_without_runner_frames():
+    source = "x = 1\n\ndef f():\n    return 1 / 0\nf()\n"
+    status, page, _ = run(source)
+    assert status["ok"] is False and status["error"] == {"type": "ZeroDivisionError", "line": 4}
+    (tb,) = page.of("traceback")
+    assert tb["line"] == 4
+    assert 'File "main.py", line 5, in <module>' in tb["text"]
+    assert 'File "main.py", line 4, in f' in tb["text"]
+    assert "return 1 / 0" in tb["text"]           # the source line, from the registered main.py
+    assert "playground_runtime" not in tb["text"]
+
+
+def test_syntax_error_reports_its_line():
+    status, page, _ = run("a = 1\nb = (2 +\nprint(a)\n")
+    assert status["error"]["type"] == "SyntaxError"
+    (tb,) = page.of("traceback")
+    assert tb["line"] == status["error"]["line"] and tb["line"] in (2, 3)
+    assert 'File "main.py"' in tb["text"]
+
+
+def test_graph_is_sent_with_what_was_recorded_before_an_error():
+    source = ("import tensorflow as tf\nx = tf.Variable(2.0)\nwith tf.GradientTape() as t:\n"
+              "    y = x * x\nraise ValueError('after the tape')\n")
+    status, page, _ = run(source)
+    assert status["error"] == {"type": "ValueError", "line": 5}
+    (graph,) = page.of("graph")
+    ops = [n for n in graph["nodes"] if n["kind"] == "op"]
+    assert [n["line"] for n in ops] == [4] and ops[0]["file"] == "main.py"
+
+
+def test_keyboard_interrupt_is_reported_as_interrupted():
+    status, page, _ = run("raise KeyboardInterrupt\n")
+    assert status["interrupted"] is True and status["ok"] is False
+    assert "KeyboardInterrupt" in page.of("traceback")[0]["text"]
+
+
+def test_uses_matplotlib_sees_imports_only():
+    assert runtime.uses_matplotlib("import numpy\nimport matplotlib.pyplot as plt\n")
+    assert runtime.uses_matplotlib("from matplotlib import pyplot\n")
+    assert not runtime.uses_matplotlib("# import matplotlib\nx = 'matplotlib'\n")
+
+
+def test_figures_shown_paused_and_left_open_are_sent():
+    pytest.importorskip("matplotlib")
+    source = ("import matplotlib.pyplot as plt\n"
+              "plt.plot([1, 2]); plt.pause(0.1)\n"     # live figure: key kept
+              "plt.plot([2, 3]); plt.pause(0.1)\n"     # same figure again: same key
+              "plt.show()\n"                           # sent once more, closed
+              "plt.figure(); plt.plot([0, 1])\n")      # left open: sent at the end
+    status, page, _ = run(source)
+    assert status["ok"], page.of("traceback")
+    keys = [p["key"] for p in page.of("plot")]
+    assert keys[0] == keys[1] == keys[2] and len(keys) == 4 and keys[3] != keys[0]
+    assert all(p["png"].startswith("iVBORw0KGgo") for p in page.of("plot"))   # PNG magic, base64
+
+
+def test_print_goes_to_stdout(capsys):
+    status, _, out = run("print('<b>hi</b>')\n", capsys)
+    assert status["ok"] and out == "<b>hi</b>\n"
