@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Bundles the playground into a dist/ folder (called by build/build_dist.py):
+//
+//   node web/build.mjs --out DIR --pyodide-dir pyodide-0.27.7
+//
+// writes DIR/index.html                  the playground page (web/index.html)
+//        DIR/assets/playground.{js,css}  its bundle (web/src/main.js and the CSS it imports)
+//        DIR/assets/worker.js            the Python worker; finds Pyodide in DIR/<pyodide-dir>/
+//        DIR/tapegrad-playground.{js,css} the <tapegrad-playground> element (web/src/element.js)
+//        DIR/docs/embedding.html         the sample documentation page (web/docs/)
+// The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples".
+// While web/src/graph/index.js does not exist, web/src/graph-fallback.js stands in for it.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const WEB = path.dirname(fileURLToPath(import.meta.url));
+
+function parseArgs(argv) {
+  const opts = { out: null, pyodideDir: null };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--out") opts.out = argv[++i];
+    else if (argv[i] === "--pyodide-dir") opts.pyodideDir = argv[++i];
+    else throw new Error(`web/build.mjs: unknown argument ${argv[i]}`);
+  }
+  if (!opts.out || !opts.pyodideDir) {
+    throw new Error("usage: node web/build.mjs --out DIR --pyodide-dir pyodide-X.Y.Z");
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(opts.pyodideDir)) {
+    throw new Error(`web/build.mjs: --pyodide-dir must be a plain folder name, got ${opts.pyodideDir}`);
+  }
+  return opts;
+}
+
+/** The gallery: the manifest's entries with each example's source, checked for consistency. */
+function loadExamples() {
+  const dir = path.join(WEB, "examples");
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+  return manifest.examples.map((e, i) => {
+    for (const field of ["id", "file", "title", "topic"]) {
+      if (typeof e[field] !== "string" || !e[field]) {
+        throw new Error(`web/examples/manifest.json: example ${i} has no "${field}"`);
+      }
+    }
+    const file = path.join(dir, e.file);
+    if (!fs.existsSync(file)) throw new Error(`web/examples/manifest.json: ${e.id}: ${e.file} does not exist`);
+    return { id: e.id, title: e.title, topic: e.topic, code: fs.readFileSync(file, "utf8") };
+  });
+}
+
+const playgroundPlugin = {
+  name: "playground",
+  setup(build) {
+    build.onResolve({ filter: /^virtual:examples$/ }, () => ({ path: "examples", namespace: "virtual" }));
+    build.onLoad({ filter: /.*/, namespace: "virtual" }, () => ({
+      contents: `export default ${JSON.stringify(loadExamples())};`,
+      loader: "js",
+      watchFiles: [path.join(WEB, "examples", "manifest.json")],
+    }));
+    // The graph panel is another module's work; until it exists, a small stand-in keeps the build whole.
+    build.onResolve({ filter: /^\.\/graph\/index\.js$/ }, (args) => {
+      const real = path.join(args.resolveDir, "graph", "index.js");
+      return { path: fs.existsSync(real) ? real : path.join(WEB, "src", "graph-fallback.js") };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  target: ["es2022"],
+  legalComments: "linked",
+  logLevel: "warning",
+  loader: { ".py": "text", ".svg": "file", ".png": "file" },
+  plugins: [playgroundPlugin],
+};
+
+async function main() {
+  const { out, pyodideDir } = parseArgs(process.argv.slice(2));
+  const assets = path.join(out, "assets");
+  fs.mkdirSync(assets, { recursive: true });
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: { playground: path.join(WEB, "src", "main.js") },
+                    outdir: assets, format: "esm" }),
+    esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
+                    outdir: assets, format: "iife",
+                    define: { __PYODIDE_DIR__: JSON.stringify(pyodideDir) } }),
+    esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
+                    outdir: out, format: "iife" }),
+  ]);
+  fs.copyFileSync(path.join(WEB, "index.html"), path.join(out, "index.html"));
+  fs.copyFileSync(path.join(WEB, "assets", "favicon.svg"), path.join(assets, "favicon.svg"));
+  fs.mkdirSync(path.join(out, "docs"), { recursive: true });
+  for (const name of fs.readdirSync(path.join(WEB, "docs"))) {
+    fs.copyFileSync(path.join(WEB, "docs", name), path.join(out, "docs", name));
+  }
+}
+
+main().catch((err) => {
+  console.error(err.message ?? err);
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+// The playground page (dist/index.html): editor, Run/Stop, console, plots, the graph panel, the
+// examples gallery, autosave and share links. `?embed=1` gives the compact layout for iframes
+// (Python then boots on the first Run, and nothing is autosaved); `?example=<id>` opens an example.
+import "../styles/playground.css";
+import { createGraphPanel } from "./graph/index.js";
+import { createConsole } from "./console.js";
+import { createEditor } from "./editor.js";
+import { EXAMPLES, createGallery, exampleById } from "./gallery.js";
+import { createPlots } from "./plots.js";
+import { runCode } from "./run-code.js";
+import { PythonRunner } from "./runner.js";
+import { decodeFragment, encodeFragment, plainFragment } from "./share.js";
+import { clearAllData, createStore } from "./storage.js";
+import { bindStatus } from "./status.js";
+
+const $ = (sel) => document.querySelector(sel);
+const params = new URLSearchParams(location.search);
+const embed = params.get("embed") === "1";
+document.body.classList.toggle("embed", embed);
+
+const store = embed ? null : createStore("page");
+let example = exampleById(params.get("example")) ?? EXAMPLES[0];
+let programmatic = false;     // true while the page itself replaces the code (not autosaved)
+let saveTimer = 0;
+let runs = 0;
+let busy = false;             // a run is queued or running (clicks meanwhile are ignored)
+
+const editor = createEditor($("[data-testid=editor]"), {
+  doc: "",
+  onRun: () => run(),
+  onChange: () => {
+    if (programmatic || !store) return;
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(save, 300);
+  },
+});
+const output = createConsole($("[data-testid=console]"), { onGoToLine: (line) => editor.goToLine(line) });
+const plots = createPlots($("[data-testid=plot]"));
+const graph = createGraphPanel($("[data-testid=graph]"), { onHighlightLine: (line) => editor.highlightLine(line) });
+const setStatus = bindStatus($(".status"), $("#run"), $("#stop"));
+const runner = new PythonRunner(new URL("./worker.js", import.meta.url), setStatus);
+
+function save() {
+  clearTimeout(saveTimer);
+  if (store) store.save(editor.getCode(), example.id);
+}
+
+function replaceCode(code) {
+  programmatic = true;
+  try {
+    editor.setCode(code);
+  } finally {
+    programmatic = false;
+  }
+}
+
+function pickExample(ex) {
+  example = ex;
+  replaceCode(ex.code);
+  save();
+  output.note(`Loaded the example “${ex.title}” (Ctrl+Z brings your previous code back).`);
+  editor.focus();
+}
+
+async function run() {
+  if (busy) return;
+  busy = true;
+  runs += 1;
+  let status;
+  try {
+    status = await runCode({ runner, editor, output, plots, graph }, runs);
+  } finally {
+    busy = false;
+  }
+  document.body.dataset.runs = String(runs);
+  document.body.dataset.lastRun = status.ok ? "ok" : status.interrupted ? "interrupted" : "error";
+}
+
+async function stop() {
+  const how = await runner.stop();
+  if (how === "restarted") setStatus("booting", { step: 0, total: 3, text: "Restarting Python" });
+}
+
+async function share() {
+  const url = location.origin + location.pathname + (await encodeFragment(editor.getCode()));
+  const dialog = $("#share-dialog");
+  const field = $("#share-url");
+  field.value = url;
+  dialog.showModal();
+  field.select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch { /* no clipboard permission: the link is selected for Ctrl+C */ }
+  $("#share-note").textContent = copied ? "Copied to the clipboard." : "Press Ctrl+C to copy it.";
+}
+
+async function loadFromFragment() {
+  let code;
+  try {
+    code = await decodeFragment(location.hash);
+  } catch (err) {
+    output.note(`Could not open the shared code: ${err.message}.`, "error");
+    return false;
+  }
+  if (code === null) return false;
+  replaceCode(code);
+  save();
+  // The link has done its job: a reload now restores the (possibly edited) autosaved code.
+  history.replaceState(null, "", location.pathname + location.search);
+  output.note("Opened the code from the link.");
+  return true;
+}
+
+async function init() {
+  createGallery($("[data-testid=examples]"), pickExample);
+  const saved = store?.load();
+  if (saved) {
+    example = exampleById(saved.example) ?? example;
+    replaceCode(saved.code);
+  } else {
+    replaceCode(example.code);
+  }
+  await loadFromFragment();
+  window.addEventListener("hashchange", loadFromFragment);
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) save(); });
+
+  $("#run").addEventListener("click", () => run());
+  $("#stop").addEventListener("click", () => stop());
+  $("#share").addEventListener("click", () => share());
+  $("#share-close").addEventListener("click", () => $("#share-dialog").close());
+  $("#reset").addEventListener("click", () => {
+    replaceCode(example.code);
+    save();
+    output.note(`Reset to the example “${example.title}”.`);
+  });
+  $("#clear-data").addEventListener("click", () => {
+    const removed = clearAllData();
+    example = EXAMPLES[0];
+    replaceCode(example.code);
+    output.note(`Cleared: ${removed} saved item(s) removed from this browser; the first example is back.`);
+  });
+  $("#clear-console").addEventListener("click", () => output.clear());
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented) {
+      ev.preventDefault();
+      run();
+    }
+  });
+  if (embed) {
+    // The full playground opens with this code (set at click time, so it carries the latest edits).
+    $("#open-full").addEventListener("click", (ev) => {
+      ev.currentTarget.href = location.pathname + plainFragment(editor.getCode());
+    });
+    setStatus("idle", { text: "Python starts on the first Run" });
+  } else {
+    runner.start();
+  }
+}
+
+init();

@@ -1,0 +1,136 @@
+// The page's handle on the Python worker: boots it on demand, runs code one run at a time, and
+// stops a run. Stop first raises KeyboardInterrupt through Pyodide's interrupt buffer (needs a
+// SharedArrayBuffer, so a cross-origin-isolated page); when that is not possible, or the run has
+// not ended STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
+
+const STOP_GRACE_MS = 1500;
+const SIGINT = 2;
+
+export class PythonRunner {
+  /**
+   * @param {URL|string} workerUrl  the bundled worker script
+   * @param {(state: string, detail: object) => void} onState  "booting" (detail: step, total, text),
+   *        "ready", "running", "stopping", "error" (detail: text)
+   */
+  constructor(workerUrl, onState = () => {}) {
+    this.workerUrl = workerUrl;
+    this.onState = onState;
+    this.worker = null;
+    this.ready = null;          // promise resolved when the current worker can run code
+    this.current = null;        // {sink, resolve} of the run in progress
+    this.queue = Promise.resolve();
+    this.isolated = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated === true;
+    this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  }
+
+  get booted() {
+    return this.worker !== null;
+  }
+
+  /** Starts the worker if none is running; resolves when it is ready. */
+  start() {
+    if (this.worker) return this.ready;
+    const worker = new Worker(this.workerUrl);
+    this.worker = worker;
+    this.onState("booting", { step: 0, total: 3, text: "Starting the Python worker" });
+    this.ready = new Promise((resolve, reject) => {
+      worker.onmessage = (ev) => this.#onMessage(ev.data, resolve, reject);
+      worker.onerror = (ev) => {
+        const text = `the Python worker failed: ${ev.message || "unknown error"}`;
+        this.onState("error", { text });
+        reject(new Error(text));
+      };
+    });
+    this.ready.catch(() => {});   // callers that await it see the error; no unhandled rejection
+    worker.postMessage({ type: "init", interrupt: this.interrupt });
+    return this.ready;
+  }
+
+  #onMessage(m, resolveReady, rejectReady) {
+    const run = this.current;
+    switch (m.type) {
+      case "progress":
+        this.onState("booting", m);
+        break;
+      case "ready":
+        this.onState("ready", m);
+        resolveReady();
+        break;
+      case "boot-error":
+        this.onState("error", m);
+        rejectReady(new Error(m.text));
+        break;
+      case "out":
+        run?.sink.output?.(m.stream, m.text);
+        break;
+      case "info":
+        run?.sink.info?.(m.text);
+        break;
+      case "msg":
+        run?.sink.message?.(m.kind, JSON.parse(m.payload));
+        break;
+      case "done":
+        this.#finish(m.status);
+        break;
+    }
+  }
+
+  #finish(status) {
+    const run = this.current;
+    this.current = null;
+    clearTimeout(this.stopTimer);
+    if (run) {
+      this.onState("ready", {});
+      run.resolve(status);
+    }
+  }
+
+  /**
+   * Runs code after any run in progress. sink: {output(stream, text), info(text),
+   * message(kind, data)}. Resolves with {ok, error: {type, line} | null, interrupted, restarted?}.
+   */
+  run(code, sink) {
+    const next = this.queue.then(() => this.#runNow(code, sink));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  async #runNow(code, sink) {
+    await this.start();
+    if (this.interrupt) this.interrupt[0] = 0;
+    this.onState("running", {});
+    return new Promise((resolve) => {
+      this.current = { sink, resolve };
+      this.worker.postMessage({ type: "run", code });
+    });
+  }
+
+  /** Stops the run in progress. Resolves with "interrupted", "restarted" or "idle". */
+  async stop() {
+    if (!this.current) return "idle";
+    const run = this.current;
+    this.onState("stopping", {});
+    if (this.interrupt) {
+      this.interrupt[0] = SIGINT;
+      const ended = await new Promise((resolve) => {
+        this.stopTimer = setTimeout(() => resolve(false), STOP_GRACE_MS);
+        const original = run.resolve;
+        run.resolve = (status) => { original(status); resolve(true); };
+      });
+      if (ended) return "interrupted";
+    }
+    this.restart();
+    return "restarted";
+  }
+
+  /** Terminates the worker (ending any run) and boots a new one. */
+  restart() {
+    const run = this.current;
+    this.current = null;
+    this.worker?.terminate();
+    this.worker = null;
+    run?.resolve({ ok: false, error: { type: "KeyboardInterrupt", line: null }, interrupted: true,
+                   restarted: true });
+    this.start();
+  }
+}

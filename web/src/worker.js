@@ -1,0 +1,113 @@
+// The playground's Web Worker: boots Pyodide from this site (memory snapshot + tapegrad, as
+// build/bootpage/worker.js), then runs the user's code through web/python/playground_runtime.py.
+//
+// page -> worker  {type: "init", interrupt: Uint8Array on a SharedArrayBuffer or null}
+//                 {type: "run", code}
+// worker -> page  {type: "progress", step, total, text}   boot steps
+//                 {type: "ready", snapshot}  |  {type: "boot-error", text}
+//                 {type: "out", stream: "stdout"|"stderr", text}
+//                 {type: "info", text}                     e.g. "Loading matplotlib"
+//                 {type: "msg", kind: "traceback"|"graph"|"plot", payload: JSON string}
+//                 {type: "done", status: {ok, error, interrupted}}
+import RUNTIME_SOURCE from "../python/playground_runtime.py";
+
+/* global __PYODIDE_DIR__, loadPyodide */
+const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;
+importScripts(indexURL + "pyodide.js");
+
+const BOOT_STEPS = 3;
+let pyodide = null;
+let session = null;
+let networkx = null;   // the engine's graph export needs it; loaded after the boot
+
+// Output goes out in chunks: per line would flood the page when code prints in a tight loop,
+// and the worker is busy while Python runs, so a timer could not flush. Flush on size or age.
+const pending = { stdout: "", stderr: "" };
+let lastFlush = 0;
+function flushOutput() {
+  for (const stream of ["stdout", "stderr"]) {
+    if (pending[stream]) {
+      postMessage({ type: "out", stream, text: pending[stream] });
+      pending[stream] = "";
+    }
+  }
+  lastFlush = performance.now();
+}
+function outputSink(stream) {
+  const decoder = new TextDecoder();
+  return {
+    write(bytes) {
+      pending[stream] += decoder.decode(bytes, { stream: true });
+      if (pending[stream].length > 4096 || performance.now() - lastFlush > 50) flushOutput();
+      return bytes.length;
+    },
+  };
+}
+
+function progress(step, text) {
+  postMessage({ type: "progress", step, total: BOOT_STEPS, text });
+}
+
+async function boot(interrupt) {
+  try {
+    progress(1, "Downloading Python, NumPy and tapegrad");
+    let snapshotUsed = true;
+    try {
+      const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
+        if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      });
+      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"], _loadSnapshot: snapshot });
+    } catch (err) {
+      console.warn("playground: boot snapshot not used:", err);
+      snapshotUsed = false;
+      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"] });
+    }
+    progress(2, "Starting tapegrad");
+    // The snapshot froze one interpreter state: give this session its own random seed.
+    pyodide.runPython("import random; random.seed()");
+    pyodide.setStdout(outputSink("stdout"));
+    pyodide.setStderr(outputSink("stderr"));
+    if (interrupt) pyodide.setInterruptBuffer(interrupt);
+    pyodide.FS.writeFile("/home/pyodide/playground_runtime.py", RUNTIME_SOURCE);
+    const runtime = pyodide.pyimport("playground_runtime");
+    session = runtime.Session((kind, payload) => {
+      flushOutput();   // keep output and messages in the order Python produced them
+      postMessage({ type: "msg", kind, payload });
+    });
+    pyodide.runPython("import tapegrad");
+    progress(3, "Loading networkx for the graph");
+    networkx = pyodide.loadPackage(["networkx"], { messageCallback: () => {} });
+    postMessage({ type: "ready", snapshot: snapshotUsed });
+  } catch (err) {
+    postMessage({ type: "boot-error", text: String(err && err.stack ? err.stack : err) });
+  }
+}
+
+async function run(code) {
+  let status;
+  try {
+    await networkx;
+    await pyodide.loadPackagesFromImports(code, {
+      messageCallback: (text) => {
+        if (/^Loading /.test(text)) postMessage({ type: "info", text: text.replace(/,? ?$/, "") });
+      },
+      errorCallback: (text) => postMessage({ type: "out", stream: "stderr", text: text + "\n" }),
+    });
+    const result = session.run(code);
+    status = result.toJs({ dict_converter: Object.fromEntries });
+    result.destroy();
+  } catch (err) {
+    // Only the runner itself can end up here (user errors are caught in Python).
+    status = { ok: false, error: { type: "InternalError", line: null }, interrupted: false };
+    postMessage({ type: "out", stream: "stderr", text: `playground error: ${err}\n` });
+  }
+  flushOutput();
+  postMessage({ type: "done", status });
+}
+
+self.onmessage = (ev) => {
+  const m = ev.data;
+  if (m.type === "init") boot(m.interrupt);
+  else if (m.type === "run") run(m.code);
+};
