@@ -1,0 +1,22 @@
+"""C kernels beneath the op table (sources in wasm_kernels/): GEMM, elementwise ops, reductions,
+fused backward rules and optimizer updates, compiled to a native library and to WebAssembly SIMD
+side modules for Pyodide, loaded with ctypes.
+
+The op table stays the one definition of every op: a primitive's implementation calls a kernel
+only when it computes the same thing faster here (see dispatch.py), and falls back to NumPy for
+anything else. ``TAPEGRAD_KERNELS=0`` turns the kernels off.
+
+>>> from tapegrad import kernels
+>>> kernels.status()["enabled"] in (True, False)
+True
+"""
+from .dispatch import LIB, LIMITS, REASON, disabled, enabled
+
+
+def status():
+    """What is loaded and why: {"enabled", "variant", "path", "reason", "thresholds"}."""
+    return {"enabled": enabled(), "variant": LIB.variant if LIB else None,
+            "path": LIB.path if LIB else None, "reason": REASON, "thresholds": dict(LIMITS)}
+
+
+__all__ = ["disabled", "enabled", "status"]

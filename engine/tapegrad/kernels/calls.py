@@ -1,0 +1,275 @@
+"""The kernels called on arrays. Each function returns the result, or None when the inputs do not
+fit a kernel (dtype other than float32/float64, mixed dtypes, a layout the kernel does not take,
+a broadcast pattern it has no fast path for): the caller then uses NumPy. No size thresholds
+here (see dispatch.py); outputs are new arrays, except the optimizer slots updated in place.
+"""
+from ..backend import xp
+from . import library
+
+FLOATS = ("float32", "float64")
+
+
+def _dtype(*arrays):
+    """The common float dtype name of C-contiguous ndarrays, or None."""
+    first = arrays[0]
+    if not isinstance(first, xp.ndarray):
+        return None
+    dt = first.dtype
+    if dt.name not in FLOATS:
+        return None
+    for a in arrays:
+        if not isinstance(a, xp.ndarray) or a.dtype != dt or not a.flags.c_contiguous:
+            return None
+    return dt.name
+
+
+def _ptr(a):
+    return a.ctypes.data
+
+
+# --------------------------------------------------------------------------- matmul
+
+class _Scratch:
+    """Packing buffers for GEMM, grown on demand and reused (the kernels cannot allocate)."""
+
+    def __init__(self):
+        self.buffers = {}
+
+    def get(self, lib, dtype, m, n, k):
+        need = lib.fn("tg_gemm_work", dtype)(m, n, k)
+        buf = self.buffers.get(dtype)
+        if buf is None or buf.size < need:
+            buf = self.buffers[dtype] = xp.empty(max(need, 1), dtype)
+        return buf
+
+
+_scratch = _Scratch()
+
+
+def _matrix_strides(a):
+    """Element strides of the last two axes, or None when not whole elements."""
+    isz = a.itemsize
+    rs, cs = a.strides[-2], a.strides[-1]
+    if rs % isz or cs % isz:
+        return None
+    return rs // isz, cs // isz
+
+
+def matmul(lib, a, b, transpose_a=False, transpose_b=False):
+    """``a @ b`` over the last two axes (transposed first when asked), batched over the leading
+    axes when both have the same batch shape or one operand is a single matrix."""
+    if not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or a.dtype != b.dtype:
+        return None
+    dtype = a.dtype.name
+    if dtype not in FLOATS or a.ndim < 2 or b.ndim < 2:
+        return None
+    sa, sb = _matrix_strides(a), _matrix_strides(b)
+    if sa is None or sb is None:
+        return None
+    (rsa, csa), (rsb, csb) = sa, sb
+    m, k = a.shape[-2:]
+    if transpose_a:
+        m, k, rsa, csa = k, m, csa, rsa
+    kb, n = b.shape[-2:]
+    if transpose_b:
+        kb, n, rsb, csb = n, kb, csb, rsb
+    if kb != k:
+        return None
+    batch_a, batch_b = a.shape[:-2], b.shape[:-2]
+    if batch_a == batch_b:
+        batch_shape = batch_a
+    elif not batch_a:
+        batch_shape = batch_b
+    elif not batch_b:
+        batch_shape = batch_a
+    else:
+        return None  # broadcasting between two batch shapes: NumPy
+    batch = 1
+    for d in batch_shape:
+        batch *= d
+    bsa = _batch_stride(a, batch_a, batch)
+    bsb = _batch_stride(b, batch_b, batch)
+    if bsa is None or bsb is None:
+        return None
+    out = xp.empty(batch_shape + (m, n), a.dtype)
+    if out.size == 0:
+        return out
+    work = _scratch.get(lib, dtype, m, n, k)
+    lib.fn("tg_gemm", dtype)(m, n, k, _ptr(a), rsa, csa, _ptr(b), rsb, csb, _ptr(out), n,
+                             batch, bsa, bsb, m * n, _ptr(work))
+    return out
+
+
+def _batch_stride(a, batch_shape, batch):
+    """Element stride between consecutive matrices of ``a`` (0 for a single matrix shared by the
+    whole batch), or None when its batch axes do not collapse into one stride."""
+    if not batch_shape or batch <= 1:
+        return 0
+    step = a.strides[a.ndim - 3]
+    expected = step
+    for axis in range(a.ndim - 4, -1, -1):  # each outer axis steps over the inner ones
+        expected *= a.shape[axis + 1]
+        if a.shape[axis] > 1 and a.strides[axis] != expected:
+            return None
+    if step % a.itemsize:
+        return None
+    return step // a.itemsize
+
+
+# --------------------------------------------------------------------------- elementwise
+
+def _broadcast_mode(a, b):
+    """(mode, m, n, out_shape) for the broadcast patterns the kernels take, else None."""
+    sa, sb = a.shape, b.shape
+    if sa == sb:
+        return "same", 1, a.size, sa
+    if b.size == 1 and b.ndim <= a.ndim:
+        return "b_scalar", 1, a.size, sa
+    if a.size == 1 and a.ndim <= b.ndim:
+        return "a_scalar", 1, b.size, sb
+    for big, small, side in ((a, b, "b"), (b, a, "a")):
+        bs, ss = big.shape, small.shape
+        if big.ndim < 1 or small.ndim > big.ndim:
+            continue
+        n = bs[-1]
+        m = big.size // n if n else 0
+        if ss and ss[-1] == n and all(d == 1 for d in ss[:-1]):
+            return f"{side}_row", m, n, bs
+        if big.ndim >= 2 and small.ndim == big.ndim and ss[-1] == 1 and ss[:-1] == bs[:-1]:
+            return f"{side}_col", m, n, bs
+    return None
+
+
+def binary(lib, op, a, b):
+    """``a op b`` (op: add, sub, mul, div, max, min) with NumPy broadcasting, for the patterns
+    same shape, one scalar, a row repeated over rows, a column repeated over columns."""
+    if not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)):
+        return None
+    dtype = _dtype(a, b)
+    if dtype is None:
+        return None
+    fit = _broadcast_mode(a, b)
+    if fit is None:
+        return None
+    mode, m, n, shape = fit
+    out = xp.empty(shape, a.dtype)
+    if out.size:
+        lib.fn("tg_binary", dtype)(library.BINARY_OPS[op], library.MODES[mode], m, n,
+                                   _ptr(a), _ptr(b), _ptr(out))
+    return out
+
+
+def unary(lib, op, a):
+    """``op(a)`` for op: neg, abs, square, sqrt, relu (= maximum(a, 0))."""
+    dtype = _dtype(a)
+    if dtype is None:
+        return None
+    out = xp.empty(a.shape, a.dtype)
+    if out.size:
+        lib.fn("tg_unary", dtype)(library.UNARY_OPS[op], a.size, _ptr(a), _ptr(out))
+    return out
+
+
+# --------------------------------------------------------------------------- reductions
+
+def reduce(lib, op, x, axes, keepdims):
+    """sum / max / mean of ``x`` over ``axes`` (None: all), when the axes are a trailing or a
+    leading run of axes (so x is an m x n matrix reduced over its rows or columns)."""
+    dtype = _dtype(x)
+    if dtype is None:
+        return None
+    nd = x.ndim
+    axes = tuple(range(nd)) if axes is None else tuple(sorted(a % nd for a in axes)) if nd else ()
+    if not axes:
+        return None
+    shape = x.shape
+    if axes == tuple(range(nd - len(axes), nd)):       # trailing: rows of n
+        kind, split = library.ROWS, nd - len(axes)
+    elif axes == tuple(range(len(axes))):              # leading: columns
+        kind, split = library.COLS, len(axes)
+    else:
+        return None
+    m = 1
+    for d in shape[:split]:
+        m *= d
+    n = 1
+    for d in shape[split:]:
+        n *= d
+    reduced_count = n if kind == library.ROWS else m
+    if reduced_count == 0 or x.size == 0:
+        return None  # empty reductions: NumPy's values, warnings and errors
+    kept = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    out_shape = kept if keepdims else tuple(d for i, d in enumerate(shape) if i not in axes)
+    out = xp.empty(out_shape, x.dtype)
+    lib.fn("tg_reduce", dtype)(library.REDUCE_OPS[op], kind, m, n, _ptr(x), _ptr(out))
+    return out if out.ndim else out[()]  # a 0-d result is a NumPy scalar, as NumPy returns
+
+
+# --------------------------------------------------------------------------- fused rules
+
+def _fused_pair(lib, name, g, other):
+    dtype = _dtype(g, other)
+    if dtype is None or g.shape != other.shape:
+        return None
+    out = xp.empty(g.shape, g.dtype)
+    if out.size:
+        lib.fn(name, dtype)(g.size, _ptr(g), _ptr(other), _ptr(out))
+    return out
+
+
+def sigmoid_grad(lib, g, y):
+    """``g * (y * (1 - y))`` for y = sigmoid(x)."""
+    return _fused_pair(lib, "tg_sigmoid_grad", g, y)
+
+
+def tanh_grad(lib, g, y):
+    """``g * (1 - y * y)`` for y = tanh(x)."""
+    return _fused_pair(lib, "tg_tanh_grad", g, y)
+
+
+def relu_grad(lib, g, x):
+    """``g`` where ``x > 0``, else 0."""
+    return _fused_pair(lib, "tg_relu_grad", g, x)
+
+
+def softplus_grad(lib, g, x):
+    """``g * sigmoid(x)``."""
+    return _fused_pair(lib, "tg_softplus_grad", g, x)
+
+
+def softmax_xent_grad(lib, logits, labels, g):
+    """Gradient of ``-sum(labels * log_softmax(logits), -1)`` with respect to the logits, times
+    ``g`` (one value per row): ``g[..., None] * (softmax(logits) * sum(labels, -1) - labels)``."""
+    dtype = _dtype(logits, labels, g)
+    if dtype is None or logits.shape != labels.shape or logits.ndim < 1 \
+            or g.shape != logits.shape[:-1] or logits.shape[-1] == 0:
+        return None
+    out = xp.empty(logits.shape, logits.dtype)
+    n = logits.shape[-1]
+    if out.size:
+        lib.fn("tg_softmax_xent_grad", dtype)(logits.size // n, n, _ptr(logits), _ptr(labels),
+                                              _ptr(g), _ptr(out))
+    return out
+
+
+def sgd_momentum(lib, w, g, m, lr, momentum, nesterov):
+    """Updates the momentum slot ``m`` in place and returns the new weights (see SGD)."""
+    dtype = _dtype(w, g, m)
+    if dtype is None or not (w.shape == g.shape == m.shape) or not m.flags.writeable:
+        return None
+    out = xp.empty(w.shape, w.dtype)
+    lib.fn("tg_sgd_momentum", dtype)(w.size, _ptr(w), _ptr(g), _ptr(m), _ptr(out), lr, momentum,
+                                     int(bool(nesterov)))
+    return out
+
+
+def adam(lib, w, g, m, v, b1c, b2c, alpha, eps):
+    """Updates the moment slots ``m`` and ``v`` in place and returns the new weights (see Adam)."""
+    dtype = _dtype(w, g, m, v)
+    if dtype is None or not (w.shape == g.shape == m.shape == v.shape) \
+            or not (m.flags.writeable and v.flags.writeable):
+        return None
+    out = xp.empty(w.shape, w.dtype)
+    lib.fn("tg_adam", dtype)(w.size, _ptr(w), _ptr(g), _ptr(m), _ptr(v), _ptr(out), b1c, b2c,
+                             alpha, eps)
+    return out

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds the C kernels. One source, two targets:
+#   build.sh native OUT_DIR   -> OUT_DIR/libtapegrad_kernels.so (host compiler, -O3, loaded by ctypes)
+#   build.sh wasm OUT_DIR     -> OUT_DIR/tapegrad_kernels_simd.wasm (wasm32 SIMD side module) and,
+#                                when the clang knows relaxed SIMD, tapegrad_kernels_relaxed.wasm
+# Exits 0 without output files when no suitable compiler is found (the engine then uses NumPy only),
+# saying so once on stderr. CC / WASM_CC / WASM_LD override the compilers; NATIVE_FLAGS the target.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+target=${1:?usage: build.sh native|wasm OUT_DIR}
+out=${2:?usage: build.sh native|wasm OUT_DIR}
+mkdir -p "$out"
+SOURCES=(gemm.c elementwise.c reduce.c fused.c)
+# Elementwise results must match NumPy's bit for bit: no contraction of a*b+c into an FMA.
+COMMON=(-O3 -std=c11 -ffp-contract=off -fno-math-errno -Wall -Wextra -Werror)
+
+newest_clang() {  # prints the newest clang-N (or clang) on PATH, if any
+  for v in 22 21 20 19 18 17 16 15 14; do
+    command -v "clang-$v" >/dev/null && { echo "clang-$v"; return; }
+  done
+  command -v clang >/dev/null && echo clang
+  return 0
+}
+
+case "$target" in
+native)
+  cc=${CC:-$(newest_clang)}
+  cc=${cc:-$(command -v cc || true)}
+  if [ -z "$cc" ]; then
+    echo "kernels: no C compiler found; the engine will use NumPy only" >&2
+    exit 0
+  fi
+  # NATIVE_FLAGS: the default targets the build machine (setup builds where it runs).
+  read -r -a flags <<< "${NATIVE_FLAGS:--march=native}"
+  "$cc" "${COMMON[@]}" "${flags[@]}" -fPIC -shared -o "$out/libtapegrad_kernels.so" \
+    "${SOURCES[@]/#/$here/}"
+  ;;
+wasm)
+  cc=${WASM_CC:-$(newest_clang)}
+  ld=${WASM_LD:-}
+  if [ -n "$cc" ] && [ -z "$ld" ]; then
+    v=${cc#clang}
+    for cand in "wasm-ld$v" wasm-ld; do command -v "$cand" >/dev/null && { ld=$cand; break; }; done
+  fi
+  if [ -z "$cc" ] || [ -z "$ld" ]; then
+    echo "kernels: clang/wasm-ld not found; the Pyodide build will use NumPy only" \
+         "(run bash build/setup_toolchain.sh)" >&2
+    exit 0
+  fi
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  build_side_module() {  # name, extra flags...
+    local name=$1; shift
+    local objs=()
+    for s in "${SOURCES[@]}"; do
+      "$cc" --target=wasm32-unknown-emscripten -ffreestanding -nostdlib -fPIC -fvisibility=hidden \
+        -msimd128 "$@" "${COMMON[@]}" -c "$here/$s" -o "$tmp/${s%.c}.$name.o"
+      objs+=("$tmp/${s%.c}.$name.o")
+    done
+    "$ld" --experimental-pic -shared --export-dynamic -o "$out/tapegrad_kernels_$name.wasm" "${objs[@]}"
+  }
+  build_side_module simd
+  # Relaxed SIMD (FMA): the final opcodes need clang >= 16; older ones emit prototype opcodes.
+  major=$("$cc" -dumpversion | cut -d. -f1)
+  if [ "$major" -ge 16 ]; then
+    build_side_module relaxed -mrelaxed-simd
+  else
+    echo "kernels: $cc is older than clang 16: no relaxed-SIMD module (plain SIMD only)" >&2
+  fi
+  ;;
+*) echo "usage: build.sh native|wasm OUT_DIR" >&2; exit 2 ;;
+esac

@@ -1,0 +1,11 @@
+/* Elementwise unary and binary kernels (elementwise_tmpl.h) for float32 and float64. */
+#include "ops.h"
+#include "simd.h"
+
+#include "type_f32.h"
+#include "elementwise_tmpl.h"
+#include "type_undef.h"
+
+#include "type_f64.h"
+#include "elementwise_tmpl.h"
+#include "type_undef.h"

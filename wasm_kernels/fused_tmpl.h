@@ -1,0 +1,104 @@
+/* Fused rules for one element type: the backward of activations in one pass (where NumPy makes
+ * two or three temporaries), the softmax cross-entropy gradient, and optimizer updates that
+ * update their slots in place. The activation and optimizer formulas follow the engine's rules
+ * operation by operation (no FMA), so they equal the NumPy chain bit for bit; those with exp
+ * (softplus, softmax) are within a few ulp. */
+#define CAT2(a, b) a##_##b
+#define CAT(a, b) CAT2(a, b)
+
+/* Runs BODY for every vector of n elements; x_i (i < NIN) loaded from in[i], the result stored
+ * to out. The tail goes through zero-padded buffers so that it uses the same vector code. */
+#define FOR_VECTORS(NIN, n, in, out, BODY)                                                     \
+  do {                                                                                         \
+    ptrdiff_t i_ = 0;                                                                          \
+    V x_[NIN];                                                                                 \
+    for (; i_ + L <= (n); i_ += L) {                                                           \
+      for (int k_ = 0; k_ < NIN; k_++) x_[k_] = LD((in)[k_] + i_);                             \
+      ST((out) + i_, BODY);                                                                    \
+    }                                                                                          \
+    if (i_ < (n)) {                                                                            \
+      T buf_[L];                                                                               \
+      for (int k_ = 0; k_ < NIN; k_++) {                                                       \
+        for (int j_ = 0; j_ < L; j_++) buf_[j_] = i_ + j_ < (n) ? (in)[k_][i_ + j_] : (T)0;    \
+        x_[k_] = LD(buf_);                                                                     \
+      }                                                                                        \
+      ST(buf_, BODY);                                                                          \
+      for (int j_ = 0; i_ + j_ < (n); j_++) (out)[i_ + j_] = buf_[j_];                         \
+    }                                                                                          \
+  } while (0)
+
+/* d sigmoid: g * (y * (1 - y)) with y = sigmoid(x) */
+TG_EXPORT void CAT(tg_sigmoid_grad, SFX)(ptrdiff_t n, const T *g, const T *y, T *out) {
+  const T *in[2] = {g, y};
+  FOR_VECTORS(2, n, in, out, x_[0] * (x_[1] * (SPLAT(1) - x_[1])));
+}
+
+/* d tanh: g * (1 - y * y) with y = tanh(x) */
+TG_EXPORT void CAT(tg_tanh_grad, SFX)(ptrdiff_t n, const T *g, const T *y, T *out) {
+  const T *in[2] = {g, y};
+  FOR_VECTORS(2, n, in, out, x_[0] * (SPLAT(1) - x_[1] * x_[1]));
+}
+
+/* d relu: g where x > 0, else 0 */
+TG_EXPORT void CAT(tg_relu_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T *out) {
+  const T *in[2] = {g, x};
+  FOR_VECTORS(2, n, in, out, SEL(x_[1] > SPLAT(0), x_[0], SPLAT(0)));
+}
+
+/* d softplus: g * sigmoid(x) = g * (1 / (1 + exp(-x))) */
+TG_EXPORT void CAT(tg_softplus_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T *out) {
+  const T *in[2] = {g, x};
+  FOR_VECTORS(2, n, in, out, x_[0] * (SPLAT(1) / (SPLAT(1) + VEXP(-x_[1]))));
+}
+
+/* Gradient of loss_r = -sum_j z[r,j] * log_softmax(x[r])_j with respect to the logits x, scaled
+ * by the incoming gradient g[r]: g[r] * (softmax(x[r]) * sum_j z[r,j] - z[r]). m rows of n.
+ * `out` doubles as the buffer of exponentials. A row holding NaN or inf gives NaN, as NumPy. */
+TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T *x, const T *z,
+                                              const T *g, T *out) {
+  for (ptrdiff_t r = 0; r < m; r++, x += n, z += n, out += n) {
+    T mx = x[0], zs = 0;
+    for (ptrdiff_t j = 1; j < n; j++) mx = (x[j] > mx || x[j] != x[j]) ? x[j] : mx;
+    for (ptrdiff_t j = 0; j < n; j++) zs += z[j];
+    V vmx = SPLAT(mx);
+    const T *in[1] = {x};
+    FOR_VECTORS(1, n, in, out, VEXP(x_[0] - vmx));
+    T total = 0;
+    for (ptrdiff_t j = 0; j < n; j++) total += out[j];
+    T scale = zs / total;
+    V vs = SPLAT(scale), vg = SPLAT(g[r]);
+    const T *in2[2] = {out, z};
+    FOR_VECTORS(2, n, in2, out, vg * (x_[0] * vs - x_[1]));
+  }
+}
+
+/* SGD with momentum, m updated in place: m = m * momentum - lr * g;
+ * out = w + m, or with Nesterov out = w + momentum * m - lr * g. */
+TG_EXPORT void CAT(tg_sgd_momentum, SFX)(ptrdiff_t n, const T *w, const T *g, T *m, T *out,
+                                         double lr, double momentum, int nesterov) {
+  V vlr = SPLAT((T)lr), vmo = SPLAT((T)momentum);
+  const T *in[1] = {m};
+  FOR_VECTORS(1, n, in, m, x_[0] * vmo);
+  const T *in2[2] = {m, g};
+  FOR_VECTORS(2, n, in2, m, x_[0] - vlr * x_[1]);
+  const T *in3[3] = {w, m, g};
+  if (nesterov) FOR_VECTORS(3, n, in3, out, x_[0] + vmo * x_[1] - vlr * x_[2]);
+  else FOR_VECTORS(3, n, in3, out, x_[0] + x_[1]);
+}
+
+/* Adam, m and v updated in place: m += (g - m) * b1c; v += (g * g - v) * b2c;
+ * out = w - alpha * m / (sqrt(v) + eps)  (b1c = 1 - beta_1, b2c = 1 - beta_2). */
+TG_EXPORT void CAT(tg_adam, SFX)(ptrdiff_t n, const T *w, const T *g, T *m, T *v, T *out,
+                                 double b1c, double b2c, double alpha, double eps) {
+  V vb1 = SPLAT((T)b1c), vb2 = SPLAT((T)b2c), va = SPLAT((T)alpha), ve = SPLAT((T)eps);
+  const T *in[2] = {m, g};
+  FOR_VECTORS(2, n, in, m, x_[0] + (x_[1] - x_[0]) * vb1);
+  const T *in2[2] = {v, g};
+  FOR_VECTORS(2, n, in2, v, x_[0] + (x_[1] * x_[1] - x_[0]) * vb2);
+  const T *in3[3] = {w, m, v};
+  FOR_VECTORS(3, n, in3, out, x_[0] - va * x_[1] / (VSQRT(x_[2]) + ve));
+}
+
+#undef FOR_VECTORS
+#undef CAT
+#undef CAT2

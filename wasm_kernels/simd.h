@@ -1,0 +1,74 @@
+/* Portable 128-bit vectors: GCC/Clang vector extensions, the same source for wasm32 SIMD and
+ * native (SSE2/NEON). Only the multiply-add differs: relaxed-SIMD FMA when the wasm build enables
+ * it (-mrelaxed-simd), otherwise a multiply and an add (which native -ffp-contract may fuse). */
+#ifndef TG_SIMD_H
+#define TG_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__wasm__)
+#include <wasm_simd128.h>
+#endif
+
+#define TG_EXPORT __attribute__((visibility("default")))
+#define TG_INLINE static inline __attribute__((always_inline))
+
+typedef float f32x4 __attribute__((vector_size(16)));
+typedef double f64x2 __attribute__((vector_size(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+typedef int64_t i64x2 __attribute__((vector_size(16)));
+/* Unaligned views for loads and stores anywhere in a NumPy buffer. */
+typedef float f32x4u __attribute__((vector_size(16), aligned(4)));
+typedef double f64x2u __attribute__((vector_size(16), aligned(8)));
+
+TG_INLINE f32x4 ld_f32(const float *p) { return *(const f32x4u *)p; }
+TG_INLINE void st_f32(float *p, f32x4 v) { *(f32x4u *)p = v; }
+TG_INLINE f64x2 ld_f64(const double *p) { return *(const f64x2u *)p; }
+TG_INLINE void st_f64(double *p, f64x2 v) { *(f64x2u *)p = v; }
+TG_INLINE f32x4 splat_f32(float s) { return (f32x4){s, s, s, s}; }
+TG_INLINE f64x2 splat_f64(double s) { return (f64x2){s, s}; }
+
+/* acc + a * b */
+TG_INLINE f32x4 madd_f32(f32x4 a, f32x4 b, f32x4 acc) {
+#if defined(__wasm_relaxed_simd__)
+  return (f32x4)wasm_f32x4_relaxed_madd((v128_t)a, (v128_t)b, (v128_t)acc);
+#else
+  return acc + a * b;
+#endif
+}
+TG_INLINE f64x2 madd_f64(f64x2 a, f64x2 b, f64x2 acc) {
+#if defined(__wasm_relaxed_simd__)
+  return (f64x2)wasm_f64x2_relaxed_madd((v128_t)a, (v128_t)b, (v128_t)acc);
+#else
+  return acc + a * b;
+#endif
+}
+
+/* Lane-wise select: mask lanes are all ones (take a) or all zeros (take b). */
+TG_INLINE f32x4 sel_f32(i32x4 m, f32x4 a, f32x4 b) {
+  return (f32x4)(((i32x4)a & m) | ((i32x4)b & ~m));
+}
+TG_INLINE f64x2 sel_f64(i64x2 m, f64x2 a, f64x2 b) {
+  return (f64x2)(((i64x2)a & m) | ((i64x2)b & ~m));
+}
+
+/* Square root per lane (IEEE, exact like NumPy's). */
+TG_INLINE f32x4 sqrt_f32(f32x4 v) {
+#if defined(__wasm__)
+  return (f32x4)wasm_f32x4_sqrt((v128_t)v);
+#else
+  for (int i = 0; i < 4; i++) v[i] = __builtin_sqrtf(v[i]);
+  return v;
+#endif
+}
+TG_INLINE f64x2 sqrt_f64(f64x2 v) {
+#if defined(__wasm__)
+  return (f64x2)wasm_f64x2_sqrt((v128_t)v);
+#else
+  for (int i = 0; i < 2; i++) v[i] = __builtin_sqrt(v[i]);
+  return v;
+#endif
+}
+
+#endif

@@ -1,0 +1,13 @@
+/* Element-type macros for the *_tmpl.h kernels: float32. */
+#define T float
+#define V f32x4
+#define M i32x4
+#define L 4
+#define SFX f32
+#define LD ld_f32
+#define ST st_f32
+#define SPLAT splat_f32
+#define SEL sel_f32
+#define VSQRT sqrt_f32
+#define VEXP exp_f32
+#define SSQRT __builtin_sqrtf

@@ -1,0 +1,13 @@
+/* Element-type macros for the *_tmpl.h kernels: float64. */
+#define T double
+#define V f64x2
+#define M i64x2
+#define L 2
+#define SFX f64
+#define LD ld_f64
+#define ST st_f64
+#define SPLAT splat_f64
+#define SEL sel_f64
+#define VSQRT sqrt_f64
+#define VEXP exp_f64
+#define SSQRT __builtin_sqrt

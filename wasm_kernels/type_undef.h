@@ -1,0 +1,12 @@
+#undef T
+#undef V
+#undef M
+#undef L
+#undef SFX
+#undef LD
+#undef ST
+#undef SPLAT
+#undef SEL
+#undef VSQRT
+#undef VEXP
+#undef SSQRT
