@@ -1,0 +1,1 @@
+"""One module per peer; each writes the cases of peerbench.cases in its library's own idiom."""
