@@ -1,0 +1,54 @@
+// The forward timeline: position p shows the first p recorded ops of a tape; the p-th is current.
+
+import { StepState } from "./state.js";
+
+export function forwardLength(model, ti) {
+  return model.tapes[ti].forward.length;
+}
+
+function opEdges(model, op) {
+  return (model.edgesInto.get(op) || []).concat(model.edgesFrom.get(op) || []);
+}
+
+export function forwardState(model, ti, position) {
+  const steps = model.tapes[ti].forward;
+  const state = new StepState();
+  const onTape = model.tapeNodes(ti);
+  for (const id of model.nodes.keys()) if (!onTape.has(id)) state.node(id, "tg-graph-offtape");
+  for (const e of model.edges) {
+    if (!onTape.has(e.source) || !onTape.has(e.target)) state.edge(e.key, "tg-graph-offtape");
+  }
+  // an op recorded twice by one tape (it cannot be, but a summarized graph folds ops) counts once
+  const recorded = new Set();
+  for (let i = 0; i < Math.min(position, steps.length); i++) recorded.add(steps[i].op);
+  for (let i = position; i < steps.length; i++) {
+    const s = steps[i];
+    if (recorded.has(s.op) || !model.nodes.has(s.op)) continue;
+    state.node(s.op, "tg-graph-future");
+    state.node(s.output, "tg-graph-future");
+    for (const e of opEdges(model, s.op)) state.edge(e.key, "tg-graph-future");
+  }
+  const tape = model.tapes[ti];
+  const total = steps.length;
+  if (position > 0 && position <= total) {
+    const s = steps[position - 1];
+    state.node(s.op, "tg-graph-current");
+    state.node(s.output, "tg-graph-current");
+    for (const e of opEdges(model, s.op)) state.edge(e.key, "tg-graph-current");
+    state.focus = model.nodes.has(s.op) ? s.op : null;
+    state.line = s.line ?? null;
+    const op = model.nodes.get(s.op);
+    const name = op ? op.label || op.op : "a folded op";
+    state.caption = `${tapeName(tape)} recorded op ${position} of ${total}: ${name}` +
+      (s.line != null ? ` (line ${s.line})` : "");
+  } else if (total === 0) {
+    state.caption = `${tapeName(tape)} recorded no op`;
+  } else {
+    state.caption = `${tapeName(tape)} before its first op (${total} to record)`;
+  }
+  return state;
+}
+
+export function tapeName(tape) {
+  return tape.name ? `${tape.name} (${tape.label})` : String(tape.label ?? `tape ${tape.id}`);
+}

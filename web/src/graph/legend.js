@@ -1,0 +1,31 @@
+// The legend: what each node shape and each colour means. Collapsible, open by default.
+
+import { html } from "./dom.js";
+
+const ENTRIES = [
+  ["variable", "Variable"],
+  ["watched", "watched tensor"],
+  ["constant", "constant (not followed)"],
+  ["op", "recorded op"],
+  ["tensor", "op output"],
+  ["group", "layer / function (click)"],
+  ["current", "current step"],
+  ["future", "not recorded yet"],
+  ["flow", "gradient (flows back)"],
+  ["summed", "Σ summed at fan-out"],
+  ["none", "None gradient"],
+  ["pruned", "pruned / not on path"],
+];
+
+export function createLegend() {
+  const list = html("ul", { class: "tg-graph-legend-list" }, ENTRIES.map(([key, text]) =>
+    html("li", {}, [html("span", { class: `tg-graph-swatch tg-graph-swatch-${key}`, "aria-hidden": "true" }), text])));
+  const toggle = html("button", { type: "button", class: "tg-graph-legend-toggle", "aria-expanded": "true",
+    "data-testid": "graph-legend-toggle" }, ["legend"]);
+  const el = html("div", { class: "tg-graph-legend", "data-testid": "graph-legend" }, [toggle, list]);
+  toggle.addEventListener("click", () => {
+    list.hidden = !list.hidden;
+    toggle.setAttribute("aria-expanded", String(!list.hidden));
+  });
+  return { el };
+}

@@ -1,0 +1,224 @@
+// The graph JSON (docs/graph-json.md) checked and indexed, and the part of it that is visible
+// when some groups are collapsed.
+
+export const NODE_KINDS = ["variable", "watched", "constant", "op", "tensor"];
+const GROUP_SIZE = { w: 130, h: 44 };
+const FRAME_PAD = 12;
+const FRAME_HEADER = 18;
+
+function fail(where, what) {
+  throw new TypeError(`tapegrad graph JSON: ${where} ${what}`);
+}
+
+function need(cond, where, what) {
+  if (!cond) fail(where, what);
+}
+
+function isNumber(x) {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+function checkNode(n, i) {
+  const where = `nodes[${i}]`;
+  need(n && typeof n === "object", where, "must be an object");
+  need(typeof n.id === "string" && n.id, where, `needs a string "id" (got ${JSON.stringify(n.id)})`);
+  need(NODE_KINDS.includes(n.kind), `${where} (${n.id})`,
+    `has an unknown kind ${JSON.stringify(n.kind)}; expected one of ${NODE_KINDS.join(", ")}`);
+  for (const k of ["x", "y", "w", "h"]) {
+    need(isNumber(n[k]), `${where} (${n.id})`, `needs a number "${k}" (got ${JSON.stringify(n[k])})`);
+  }
+}
+
+/** Checks a parsed graph document and indexes it; throws a TypeError naming what is wrong. */
+export function buildModel(doc) {
+  need(doc && typeof doc === "object" && !Array.isArray(doc), "document", "must be a JSON object");
+  need(doc.version === 1, "document", `has version ${JSON.stringify(doc.version)}; this page reads version 1`);
+  for (const key of ["nodes", "edges", "groups", "tapes"]) {
+    need(Array.isArray(doc[key]), "document", `needs an array "${key}"`);
+  }
+  const nodes = new Map();
+  doc.nodes.forEach((n, i) => {
+    checkNode(n, i);
+    need(!nodes.has(n.id), `nodes[${i}]`, `repeats the id ${JSON.stringify(n.id)}`);
+    nodes.set(n.id, n);
+  });
+
+  const edges = [];
+  const edgesInto = new Map();
+  const edgesFrom = new Map();
+  doc.edges.forEach((e, i) => {
+    need(e && nodes.has(e.source), `edges[${i}]`, `has an unknown source ${JSON.stringify(e && e.source)}`);
+    need(nodes.has(e.target), `edges[${i}]`, `has an unknown target ${JSON.stringify(e.target)}`);
+    const edge = { key: edgeKey(e.source, e.target), source: e.source, target: e.target };
+    edges.push(edge);
+    push(edgesFrom, e.source, edge);
+    push(edgesInto, e.target, edge);
+  });
+
+  const groups = new Map();
+  doc.groups.forEach((g, i) => {
+    need(g && typeof g.id === "string", `groups[${i}]`, "needs a string \"id\"");
+    need(Array.isArray(g.nodes), `groups[${i}] (${g.id})`, "needs an array \"nodes\"");
+    for (const m of g.nodes) need(nodes.has(m), `groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
+    groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
+      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id) });
+  });
+  for (const g of groups.values()) {
+    if (g.parent === null) continue;
+    need(groups.has(g.parent), `group ${g.id}`, `has an unknown parent ${JSON.stringify(g.parent)}`);
+    groups.get(g.parent).children.push(g.id);
+  }
+  // innermost group of each node, then the chain innermost -> outermost
+  const innermost = new Map();
+  for (const g of groups.values()) for (const m of g.own) innermost.set(m, g.id);
+  const chains = new Map();
+  for (const id of nodes.keys()) {
+    const chain = [];
+    const seen = new Set();
+    for (let g = innermost.get(id); g != null; g = groups.get(g).parent) {
+      need(!seen.has(g), `group ${g}`, "is its own ancestor");
+      seen.add(g);
+      chain.push(g);
+      groups.get(g).members.push(id);
+    }
+    chains.set(id, chain);
+  }
+
+  doc.tapes.forEach((t, i) => {
+    need(t && Array.isArray(t.forward), `tapes[${i}]`, "needs an array \"forward\"");
+    need(Array.isArray(t.gradients), `tapes[${i}]`, "needs an array \"gradients\"");
+    t.gradients.forEach((c, j) => need(c && Array.isArray(c.events) && Array.isArray(c.results)
+      && Array.isArray(c.targets), `tapes[${i}].gradients[${j}]`, "needs arrays \"events\", \"targets\" and \"results\""));
+  });
+
+  const tapeNodeSets = new Map();
+  return {
+    doc,
+    nodes,
+    edges,
+    edgesInto,
+    edgesFrom,
+    groups,
+    tapes: doc.tapes,
+    chainOf: (id) => chains.get(id) || [],
+    /** Ids of the nodes the tape recorded or watched. */
+    tapeNodes(ti) {
+      if (!tapeNodeSets.has(ti)) {
+        const set = new Set();
+        for (const n of nodes.values()) if (Array.isArray(n.tapes) && n.tapes.includes(ti)) set.add(n.id);
+        tapeNodeSets.set(ti, set);
+      }
+      return tapeNodeSets.get(ti);
+    },
+  };
+}
+
+export function edgeKey(source, target) {
+  return `${source}>${target}`;
+}
+
+function push(map, key, value) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** "function" for a user function's group (g:function:f), "layer" for a module scope. */
+function groupKind(id) {
+  const last = id.replace(/^g:/, "").split("/").pop();
+  return last.startsWith("function:") ? "function" : "layer";
+}
+
+/** Groups that start collapsed: layers (the library's inside); the user's own functions stay open. */
+export function initiallyCollapsed(model) {
+  return new Set([...model.groups.values()].filter((g) => g.kind === "layer").map((g) => g.id));
+}
+
+function bounds(items) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const it of items) {
+    x0 = Math.min(x0, it.x - it.w / 2);
+    y0 = Math.min(y0, it.y - it.h / 2);
+    x1 = Math.max(x1, it.x + it.w / 2);
+    y1 = Math.max(y1, it.y + it.h / 2);
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/**
+ * What is drawn with the given groups collapsed:
+ *   items   nodes and collapsed groups ({id, kind, x, y, w, h, node | group})
+ *   edges   edges between visible items ({key, source, target, parts: underlying edge keys})
+ *   frames  boxes around expanded groups ({group, x0, y0, x1, y1, depth})
+ *   visibleOf(nodeId) -> the id drawn for it (itself, or its outermost collapsed group)
+ *   visibleEdgeOf(edgeKey) -> the key of the visible edge that carries it, or undefined
+ *   box     the bounds of everything drawn
+ */
+export function visibleGraph(model, collapsed) {
+  const visibleOf = new Map();
+  for (const id of model.nodes.keys()) {
+    let shown = id;
+    for (const g of model.chainOf(id)) if (collapsed.has(g)) shown = g;
+    visibleOf.set(id, shown);
+  }
+  const items = [];
+  const frames = [];
+  for (const n of model.nodes.values()) {
+    if (visibleOf.get(n.id) === n.id) items.push({ id: n.id, kind: n.kind, x: n.x, y: n.y, w: n.w, h: n.h, node: n });
+  }
+  for (const g of model.groups.values()) {
+    const ancestors = [];
+    for (let p = g.parent; p != null; p = model.groups.get(p).parent) ancestors.push(p);
+    if (ancestors.some((a) => collapsed.has(a)) || g.members.length === 0) continue;
+    const b = bounds(g.members.map((m) => model.nodes.get(m)));
+    if (collapsed.has(g.id)) {
+      // the box takes the slot of the group's last op, a place the layout kept free of others
+      const at = anchorOf(model, g);
+      items.push({ id: g.id, kind: "group", x: at.x, y: at.y, w: GROUP_SIZE.w, h: GROUP_SIZE.h, group: g });
+    } else {
+      const pad = FRAME_PAD * (1 + depthBelow(model, g));
+      frames.push({ group: g, depth: ancestors.length, x0: b.x0 - pad, y0: b.y0 - pad - FRAME_HEADER,
+        x1: b.x1 + pad, y1: b.y1 + pad });
+    }
+  }
+  frames.sort((a, b) => a.depth - b.depth);
+
+  const byKey = new Map();
+  const visibleEdgeOf = new Map();
+  for (const e of model.edges) {
+    const s = visibleOf.get(e.source);
+    const t = visibleOf.get(e.target);
+    if (s === t) continue;
+    const key = edgeKey(s, t);
+    if (!byKey.has(key)) byKey.set(key, { key, source: s, target: t, parts: [] });
+    byKey.get(key).parts.push(e.key);
+    visibleEdgeOf.set(e.key, key);
+  }
+  const box = bounds(items.concat(frames.map((f) => ({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2,
+    w: f.x1 - f.x0, h: f.y1 - f.y0 }))));
+  return {
+    items,
+    edges: [...byKey.values()],
+    frames,
+    box,
+    visibleOf: (id) => visibleOf.get(id),
+    visibleEdgeOf: (key) => visibleEdgeOf.get(key),
+  };
+}
+
+/** The rightmost op among a group's members (its output leaves the group there). */
+function anchorOf(model, g) {
+  let best = null;
+  for (const m of g.members) {
+    const n = model.nodes.get(m);
+    if (n.kind === "op" && (!best || n.x > best.x)) best = n;
+  }
+  return best || model.nodes.get(g.members[0]);
+}
+
+/** How many levels of expanded subgroups a group holds (its frame is padded around theirs). */
+function depthBelow(model, g) {
+  let d = 0;
+  for (const c of g.children) d = Math.max(d, 1 + depthBelow(model, model.groups.get(c)));
+  return d;
+}

@@ -1,0 +1,232 @@
+// Draws the visible graph into one SVG and applies step states to it by changing only the
+// classes and texts that differ from the previous state.
+
+import { svg, setText } from "./dom.js";
+import { shortValue, shapeShort } from "./format.js";
+
+const CHAR_W = 6.6;          // average width of a 12px label character, for truncation
+// A group shows a member's state when any member has it, or when all members have it.
+const ANY = ["tg-graph-current", "tg-graph-done", "tg-graph-reached", "tg-graph-target",
+  "tg-graph-source", "tg-graph-result", "tg-graph-none", "tg-graph-summed", "tg-graph-flow",
+  "tg-graph-noneflow"];
+const ALL = ["tg-graph-future", "tg-graph-offtape", "tg-graph-inactive", "tg-graph-unvisited",
+  "tg-graph-pruned"];
+
+function fit(text, width) {
+  const s = String(text ?? "");
+  const max = Math.max(3, Math.floor(width / CHAR_W));
+  return s.length <= max ? s : s.slice(0, max - 1) + "…";
+}
+
+/** Arrow markers; each instance has its own ids so that two panels on a page do not clash. */
+function markers(prefix) {
+  const arrow = (name, back) => svg("marker", {
+    id: `${prefix}-${name}`, viewBox: "0 0 10 10", refX: back ? 1 : 9, refY: 5,
+    markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse", class: `tg-graph-marker-${name}`,
+  }, [svg("path", { d: "M0,0 L10,5 L0,10 z" })]);
+  return svg("defs", {}, [arrow("arrow"), arrow("current"), arrow("muted"),
+    arrow("flow", true), arrow("none", true)]);
+}
+
+function nodeShape(item) {
+  const { w, h } = item;
+  if (item.kind === "tensor") return svg("circle", { class: "tg-graph-shape", r: w / 2 });
+  const rx = item.kind === "op" ? h / 2 : item.kind === "constant" ? 4 : 8;
+  return svg("rect", { class: "tg-graph-shape", x: -w / 2, y: -h / 2, width: w, height: h, rx });
+}
+
+function nodeTexts(item) {
+  const n = item.node;
+  const { w, h } = item;
+  switch (item.kind) {
+    case "group": {
+      const g = item.group;
+      const ops = g.members.length;
+      return [svg("text", { class: "tg-graph-label", y: -3 }, [fit(g.label, w - 10)]),
+        svg("text", { class: "tg-graph-sub", y: 12 }, [`▸ ${ops} nodes · click to open`])];
+    }
+    case "op":
+      return [svg("text", { class: "tg-graph-label", y: 4 }, [fit(n.label || n.op, w - 12)])];
+    case "tensor": {
+      const named = n.label ? String(n.label) : "";
+      const text = named || shortValue(n.value, 14) || shapeShort(n.value && n.value.shape);
+      return [svg("text", { class: named ? "tg-graph-label" : "tg-graph-sub", y: h / 2 + 12 },
+        [fit(text, 110)])];
+    }
+    case "constant":
+      return [svg("text", { class: "tg-graph-label", y: 4 }, [fit(n.label, w - 8)])];
+    default: // variable, watched
+      return [svg("text", { class: "tg-graph-label", y: -3 }, [fit(n.label, w - 12)]),
+        svg("text", { class: "tg-graph-sub", y: 12 }, [fit(shortValue(n.value, 16), w - 12)])];
+  }
+}
+
+function edgeGeometry(a, b) {
+  const x1 = a.x + a.w / 2;
+  const y1 = a.y;
+  const x2 = b.x - b.w / 2 - 2;
+  const y2 = b.y;
+  const mx = (x1 + x2) / 2;
+  return { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, mid: { x: mx, y: (y1 + y2) / 2 } };
+}
+
+function mergedClasses(ids, classesOf) {
+  if (ids.length === 1) return [...(classesOf(ids[0]) || [])];
+  const sets = ids.map((id) => classesOf(id) || new Set());
+  const out = ANY.filter((c) => sets.some((s) => s.has(c)));
+  for (const c of ALL) if (sets.every((s) => s.has(c))) out.push(c);
+  return out;
+}
+
+export function createRenderer(svgEl, prefix) {
+  svgEl.append(markers(prefix));
+  const scene = svg("g", { class: "tg-graph-scene" });
+  const frameLayer = svg("g", { class: "tg-graph-frames" });
+  const edgeLayer = svg("g", { class: "tg-graph-edges" });
+  const nodeLayer = svg("g", { class: "tg-graph-nodes" });
+  const labelLayer = svg("g", { class: "tg-graph-labels" });
+  scene.append(frameLayer, edgeLayer, nodeLayer, labelLayer);
+  svgEl.append(scene);
+
+  let view = null;
+  let nodeEls = new Map();      // visible id -> {el, item, cls}
+  let edgeEls = new Map();      // visible edge key -> {el, mid, cls, marker}
+  let labelEls = new Map();     // visible edge key -> text element
+  let badgeEls = new Map();     // visible id -> text element
+  let selected = null;
+
+  function draw(v) {
+    view = v;
+    for (const layer of [frameLayer, edgeLayer, nodeLayer, labelLayer]) layer.replaceChildren();
+    nodeEls = new Map();
+    edgeEls = new Map();
+    labelEls = new Map();
+    badgeEls = new Map();
+    for (const f of v.frames) {
+      frameLayer.append(svg("g", { class: `tg-graph-frame tg-graph-frame-${f.group.kind}`, "data-group-id": f.group.id }, [
+        svg("rect", { class: "tg-graph-frame-box", x: f.x0, y: f.y0, width: f.x1 - f.x0, height: f.y1 - f.y0, rx: 10 }),
+        svg("text", { class: "tg-graph-frame-title", x: f.x0 + 8, y: f.y0 + 13 }, [`▾ ${f.group.label}`]),
+      ]));
+    }
+    const itemOf = new Map(v.items.map((it) => [it.id, it]));
+    const edgeFrag = document.createDocumentFragment();
+    for (const e of v.edges) {
+      const { d, mid } = edgeGeometry(itemOf.get(e.source), itemOf.get(e.target));
+      const el = svg("path", { class: "tg-graph-edge", d, "data-edge": e.key, "marker-end": `url(#${prefix}-arrow)` });
+      edgeFrag.append(el);
+      edgeEls.set(e.key, { el, mid, cls: "", marker: "arrow" });
+    }
+    edgeLayer.append(edgeFrag);
+    const nodeFrag = document.createDocumentFragment();
+    for (const it of v.items) {
+      const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
+        transform: `translate(${it.x},${it.y})` }, [nodeShape(it), ...nodeTexts(it)]);
+      if (it.kind === "group") el.setAttribute("data-collapsed", "true");
+      if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));
+      nodeFrag.append(el);
+      nodeEls.set(it.id, { el, item: it, cls: "" });
+    }
+    nodeLayer.append(nodeFrag);
+    if (selected && nodeEls.has(selected)) nodeEls.get(selected).el.classList.add("tg-graph-selected");
+  }
+
+  /** Members drawn as one visible item: visible id -> [model ids]. */
+  function membersByVisible(ids) {
+    const out = new Map();
+    for (const id of ids) {
+      const vid = view.visibleOf(id);
+      if (vid === undefined || !nodeEls.has(vid)) continue;
+      if (!out.has(vid)) out.set(vid, []);
+      out.get(vid).push(id);
+    }
+    return out;
+  }
+
+  function apply(state) {
+    if (!view) return;
+    // nodes: a collapsed group merges its members' classes
+    const members = membersByVisible(view.items.flatMap((it) => (it.group ? it.group.members : [it.id])));
+    for (const [vid, entry] of nodeEls) {
+      const ids = members.get(vid) || [vid];
+      const cls = mergedClasses(ids, (id) => state.nodes.get(id)).join(" ");
+      if (cls !== entry.cls) {
+        entry.el.setAttribute("class", `tg-graph-node ${cls}${vid === selected ? " tg-graph-selected" : ""}`.trim());
+        entry.cls = cls;
+      }
+    }
+    // edges: a visible edge may carry several edges of the model (into or out of a group)
+    const parts = new Map();
+    for (const e of view.edges) parts.set(e.key, e.parts);
+    for (const [key, entry] of edgeEls) {
+      const cls = mergedClasses(parts.get(key), (k) => state.edges.get(k));
+      const text = cls.join(" ");
+      if (text !== entry.cls) {
+        entry.el.setAttribute("class", `tg-graph-edge ${text}`.trim());
+        entry.cls = text;
+      }
+      const marker = cls.includes("tg-graph-noneflow") ? "none" : cls.includes("tg-graph-flow") ? "flow"
+        : cls.includes("tg-graph-current") ? "current"
+          : cls.some((c) => ALL.includes(c)) ? "muted" : "arrow";
+      if (marker !== entry.marker) {
+        const back = marker === "flow" || marker === "none";
+        entry.el.setAttribute(back ? "marker-start" : "marker-end", `url(#${prefix}-${marker})`);
+        entry.el.removeAttribute(back ? "marker-end" : "marker-start");
+        entry.marker = marker;
+      }
+    }
+    // texts on edges
+    const wanted = new Map();
+    for (const [key, label] of state.edgeLabels) {
+      const vkey = view.visibleEdgeOf(key);
+      if (vkey === undefined || !edgeEls.has(vkey)) continue;
+      const prev = wanted.get(vkey);
+      wanted.set(vkey, prev && prev.text !== label.text ? { text: `${prev.text} + ${label.text}`, cls: prev.cls } : label);
+    }
+    syncTexts(labelEls, wanted, (vkey) => edgeEls.get(vkey).mid, "tg-graph-edge-label", 4);
+    // texts next to nodes (not for members hidden in a collapsed group)
+    const badges = new Map();
+    for (const [id, b] of state.badges) if (view.visibleOf(id) === id && nodeEls.has(id)) badges.set(id, b);
+    syncTexts(badgeEls, badges, (id) => {
+      const it = nodeEls.get(id).item;
+      return { x: it.x, y: it.y - it.h / 2 - 6 };
+    }, "tg-graph-badge", 0);
+  }
+
+  function syncTexts(els, wanted, at, base, dy) {
+    for (const [key, el] of els) {
+      if (!wanted.has(key)) {
+        el.remove();
+        els.delete(key);
+      }
+    }
+    for (const [key, { text, cls }] of wanted) {
+      let el = els.get(key);
+      if (!el) {
+        const p = at(key);
+        el = svg("text", { x: p.x, y: p.y + dy, "data-for": key });
+        labelLayer.append(el);
+        els.set(key, el);
+      }
+      const c = `${base} ${cls}`;
+      if (el.getAttribute("class") !== c) el.setAttribute("class", c);
+      setText(el, text);
+    }
+  }
+
+  function select(id) {
+    if (selected && nodeEls.has(selected)) nodeEls.get(selected).el.classList.remove("tg-graph-selected");
+    selected = id;
+    if (id && nodeEls.has(id)) nodeEls.get(id).el.classList.add("tg-graph-selected");
+  }
+
+  return {
+    scene,
+    draw,
+    apply,
+    select,
+    item: (id) => (nodeEls.has(id) ? nodeEls.get(id).item : null),
+    get view() {
+      return view;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// The step control shared by both animations: a mode switch (forward recording / backward flow),
+// previous, play/pause, next, a slider, and a caption. It holds only a position in [0, length].
+
+import { html, setText } from "./dom.js";
+
+const PLAY_INTERVAL_MS = 700;
+
+export function createTimeline({ onPosition, onMode }) {
+  const modeForward = html("button", { type: "button", class: "tg-graph-mode", "data-testid": "timeline-forward",
+    "aria-pressed": "true", title: "step through the ops in the order the tape recorded them" }, ["Forward: recording"]);
+  const modeBackward = html("button", { type: "button", class: "tg-graph-mode", "data-testid": "timeline-backward",
+    "aria-pressed": "false", title: "step through the gradient pass from the target to the sources" }, ["Backward: gradients"]);
+  const first = html("button", { type: "button", "data-testid": "timeline-first", title: "to the start", "aria-label": "to the start" }, ["|◀"]);
+  const prev = html("button", { type: "button", "data-testid": "timeline-prev", title: "previous step (←)", "aria-label": "previous step" }, ["◀"]);
+  const play = html("button", { type: "button", "data-testid": "timeline-play", title: "play", "aria-label": "play" }, ["▶ play"]);
+  const next = html("button", { type: "button", "data-testid": "timeline-next", title: "next step (→)", "aria-label": "next step" }, ["▶"]);
+  const last = html("button", { type: "button", "data-testid": "timeline-last", title: "to the end", "aria-label": "to the end" }, ["▶|"]);
+  const slider = html("input", { type: "range", min: 0, max: 0, value: 0, step: 1, "data-testid": "timeline-slider",
+    "aria-label": "step" });
+  const counter = html("span", { class: "tg-graph-counter", "data-testid": "timeline-counter" }, ["0 / 0"]);
+  const caption = html("div", { class: "tg-graph-caption", "data-testid": "timeline-caption", "aria-live": "polite" });
+  const el = html("div", { class: "tg-graph-timeline", "data-testid": "timeline", tabindex: "0" }, [
+    html("div", { class: "tg-graph-timeline-row" }, [
+      html("span", { class: "tg-graph-modes", role: "group", "aria-label": "animation" }, [modeForward, modeBackward]),
+      first, prev, play, next, last, slider, counter]),
+    caption,
+  ]);
+
+  let position = 0;
+  let length = 0;
+  let timer = 0;
+
+  function show() {
+    slider.max = String(length);
+    slider.value = String(position);
+    setText(counter, `${position} / ${length}`);
+    prev.disabled = first.disabled = position <= 0;
+    next.disabled = last.disabled = position >= length;
+    play.disabled = length === 0;
+  }
+
+  function go(p, fromUser = true) {
+    const clamped = Math.max(0, Math.min(length, p));
+    if (clamped === position && fromUser) return;
+    position = clamped;
+    show();
+    onPosition(position);
+  }
+
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = 0;
+    setText(play, "▶ play");
+    play.setAttribute("aria-label", "play");
+    el.classList.remove("tg-graph-playing");
+  }
+
+  function start() {
+    if (length === 0) return;
+    if (position >= length) go(0);
+    setText(play, "❚❚ pause");
+    play.setAttribute("aria-label", "pause");
+    el.classList.add("tg-graph-playing");
+    timer = setInterval(() => {
+      if (position >= length) stop();
+      else go(position + 1);
+    }, PLAY_INTERVAL_MS);
+  }
+
+  first.addEventListener("click", () => { stop(); go(0); });
+  prev.addEventListener("click", () => { stop(); go(position - 1); });
+  next.addEventListener("click", () => { stop(); go(position + 1); });
+  last.addEventListener("click", () => { stop(); go(length); });
+  play.addEventListener("click", () => (timer ? stop() : start()));
+  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
+  el.addEventListener("keydown", (e) => {
+    if (e.target === slider) return;         // the slider handles its own arrows
+    if (e.key === "ArrowLeft") { stop(); go(position - 1); e.preventDefault(); }
+    if (e.key === "ArrowRight") { stop(); go(position + 1); e.preventDefault(); }
+  });
+  modeForward.addEventListener("click", () => { stop(); onMode("forward"); });
+  modeBackward.addEventListener("click", () => { stop(); onMode("backward"); });
+
+  return {
+    el,
+    /** Sets what the control shows without reporting it back. */
+    reset({ mode, length: n, position: p, backwardEnabled }) {
+      stop();
+      length = n;
+      position = Math.max(0, Math.min(n, p));
+      modeForward.setAttribute("aria-pressed", String(mode === "forward"));
+      modeBackward.setAttribute("aria-pressed", String(mode === "backward"));
+      modeBackward.disabled = !backwardEnabled;
+      el.dataset.mode = mode;
+      show();
+    },
+    setCaption(text) {
+      setText(caption, text);
+    },
+    get position() {
+      return position;
+    },
+    stop,
+  };
+}
