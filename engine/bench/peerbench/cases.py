@@ -31,6 +31,8 @@ class Case:
             return seconds * 1e6 / self.ops_per_step
         if self.unit in ("ms/step", "ms"):
             return seconds * 1e3
+        if self.unit == "s":
+            return seconds
         if self.unit == "GFLOP/s":
             return self.flops / seconds / 1e9
         raise ValueError(f"unknown unit {self.unit!r} for case {self.id}")
@@ -89,9 +91,17 @@ CASES: list[Case] = [
     Case("W6-d3", "third derivative of x³·sin(x) through nested tapes (scalar)", "ms", dict(x=0.7)),
 ]
 
+# Measured by the browser harness only (page load to a first computed gradient), in seconds.
+FIRST_GRADIENT_CASES: list[Case] = [
+    Case("TTFG-cold", "time to first gradient, cold (new browser profile)", "s"),
+    Case("TTFG-warm", "time to first gradient, warm (page opened again)", "s"),
+]
+CASES += FIRST_GRADIENT_CASES
+
 BY_ID = {c.id: c for c in CASES}
 GROUPS = sorted({c.group for c in CASES})
-BROWSER_GROUPS = ("W2", "W3", "W4")
+NATIVE_GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6")
+BROWSER_GROUPS = ("W2", "W3", "W4", "TTFG")
 
 
 def select(only: str | None = None, groups=None) -> list[Case]:

@@ -35,15 +35,19 @@ def load_peer(name: str):
 def run(name: str, case_ids, policy=None) -> dict:
     """{"peer", "version", "notes", "status", "results": [one dict per case]}.
 
-    A peer whose library does not import is status "missing" with the reason; a case that
-    raises is kept with its error (never dropped)."""
-    from .cases import BY_ID
-    from .timing import Policy, measure
-    policy = policy or Policy()
+    A peer whose library does not import is status "missing" with the reason."""
     try:
         peer = load_peer(name)
     except ImportError as e:
         return {"peer": name, "status": "missing", "reason": f"import failed: {e}", "results": []}
+    return run_cases(peer, case_ids, policy)
+
+
+def run_cases(peer, case_ids, policy=None) -> dict:
+    """Measures each case of ``peer`` (a peer_api.Peer); a case that raises keeps its error."""
+    from .cases import BY_ID
+    from .timing import Policy, measure
+    policy = policy or Policy()
     results = []
     for case_id in case_ids:
         case = BY_ID[case_id]
@@ -60,7 +64,7 @@ def run(name: str, case_ids, policy=None) -> dict:
                 row["error"] = f"{type(e).__name__}: {e}"
                 row["traceback"] = traceback.format_exc(limit=6)
         results.append(row)
-    info = {"peer": name, "status": "ok", "version": peer.version, "notes": peer.notes,
+    info = {"peer": peer.name, "status": "ok", "version": peer.version, "notes": peer.notes,
             "results": results, "policy": policy.as_dict()}
     if hasattr(peer, "describe"):
         info.update(peer.describe())
