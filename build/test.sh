@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash build/setup_python.sh
+bash build/setup_plotting.sh   # the playground's plotting examples run natively too
 echo "== engine tests (native CPython)"
 .venv/bin/python -m pytest tests/engine
 echo "== dist/ build (Pyodide $(node -p 'require("./package.json").dependencies.pyodide'))"
@@ -11,3 +12,6 @@ echo "== build, server and runner checks (native)"
 .venv/bin/python -m pytest tests/pyodide
 echo "== engine tests inside Pyodide (Node.js, from dist/)"
 node build/run_in_pyodide.mjs tests/pyodide/run_engine_tests.py
+echo "== playground tests (headless Chromium)"
+bash build/setup_browser.sh
+.venv/bin/python -m pytest tests/browser

@@ -17,5 +17,6 @@ print("gradient of b:", grad_b.numpy())       # 2 * scores = [9, 13]
 
 by_name = tape.gradient(loss, {"weights": w, "bias": b})
 print("dict keys:", sorted(by_name))
-print("same as the list form:", bool(tf.reduce_all(by_name["bias"] == grad_b)))
+same = tf.reduce_all(by_name["bias"] == grad_b)
+print("same as the list form:", bool(same))
 del tape   # a persistent tape holds its records until it is deleted

@@ -2,8 +2,9 @@
 # respect to all of them at once through layer.trainable_variables.
 import tensorflow as tf
 
-layer = tf.keras.layers.Dense(3, activation="relu",
-                              kernel_initializer="ones", bias_initializer="zeros")
+layer = tf.keras.layers.Dense(
+    3, activation="relu",
+    kernel_initializer="ones", bias_initializer="zeros")
 batch = tf.constant([[1.0, -1.0, 2.0], [0.5, 0.5, 0.5]])
 
 with tf.GradientTape() as tape:

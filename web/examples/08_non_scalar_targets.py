@@ -22,4 +22,5 @@ plt.show()
 w = tf.Variable(2.0, name="w")
 with tf.GradientTape() as tape:
     targets = [w * 3.0, w * w]
-print("list of targets -> sum of gradients:", tape.gradient(targets, w).numpy())  # 3 + 2w = 7
+# A list of targets: the sum of their gradients, 3 + 2w = 7
+print("list of targets:", tape.gradient(targets, w).numpy())

@@ -76,8 +76,17 @@ class PlotSender:
     def install(self):
         import matplotlib.pyplot as plt
         self.plt = plt
-        plt.show = self.show
-        plt.pause = self.pause
+        plt.switch_backend("agg")   # now, not lazily at the first plot (that would undo the patch)
+
+        # Plain functions, not bound methods: pyplot sets attributes (__signature__) on them.
+        def show(*args, **kwargs):
+            self.show()
+
+        def pause(interval=0.0):
+            self.pause(interval)
+
+        plt.show = show
+        plt.pause = pause
 
     def reset(self):
         self.live_keys.clear()

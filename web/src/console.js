@@ -55,7 +55,7 @@ export function createConsole(root, { onGoToLine }) {
       append(box);
     },
     note(text, kind = "info") {
-      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text + "\n"));
+      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text));
     },
     clear() {
       log.replaceChildren();

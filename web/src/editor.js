@@ -41,6 +41,7 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     marks,
     keymap.of([indentWithTab]),
     Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
+    EditorView.lineWrapping,
     EditorView.contentAttributes.of({ "aria-label": label }),
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
