@@ -9,9 +9,11 @@ export function backwardLength(call) {
   return call.events.length;
 }
 
+const shortName = (label) => String(label).replace(/:0$/, "");
+
 export function callTitle(call) {
-  const ofs = (call.targets || []).map((t) => t.label).join(", ") || "target";
-  const wrt = (call.results || []).map((r) => r.label).join(", ") || "sources";
+  const ofs = (call.targets || []).map((t) => shortName(t.label)).join(", ") || "target";
+  const wrt = (call.results || []).map((r) => shortName(r.label)).join(", ") || "sources";
   const what = call.kind === "jacobian" ? `jacobian row ${call.row}` : `gradient ${call.id + 1}`;
   return `${what}: d ${ofs} / d ${wrt}` + (call.line != null ? ` (line ${call.line})` : "");
 }

@@ -45,7 +45,7 @@ export function shortValue(value, max = 18) {
     if (t.length <= max) return t;
   }
   const s = shapeShort(value.shape);
-  return s ? `${s} ${value.dtype || ""}`.trim() : (value.text || "").slice(0, max);
+  return s || (value.text || "").slice(0, max);
 }
 
 /** The full text of a value (several lines for a matrix), as the engine printed it. */

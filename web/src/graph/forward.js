@@ -49,6 +49,8 @@ export function forwardState(model, ti, position) {
   return state;
 }
 
+/** "outer (tape 0)"; just "tape 0" when the user's name adds nothing. */
 export function tapeName(tape) {
-  return tape.name ? `${tape.name} (${tape.label})` : String(tape.label ?? `tape ${tape.id}`);
+  const label = String(tape.label ?? `tape ${tape.id}`);
+  return tape.name && tape.name !== "tape" ? `${tape.name} (${label})` : label;
 }

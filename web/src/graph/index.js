@@ -36,7 +36,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
   const zoomOut = button("graph-zoom-out", "−", "zoom out");
   const zoomIn = button("graph-zoom-in", "+", "zoom in");
   const fitButton = button("graph-fit", "fit", "fit the graph to the view");
-  const groupsButton = button("graph-groups", "open all groups", "open or close every layer and function group");
+  const groupsButton = button("graph-groups", "open groups", "open or close every layer and function group");
   const info = html("span", { class: "tg-graph-info", "data-testid": "graph-info" });
   const toolbar = html("div", { class: "tg-graph-toolbar" }, [selector.el, info,
     html("span", { class: "tg-graph-tools" }, [groupsButton, zoomOut, zoomIn, fitButton])]);
@@ -110,7 +110,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     step(false);
     if (fit) viewport.fit(view.box);
     groupsButton.hidden = model.groups.size === 0;
-    setText(groupsButton, collapsed.size ? "open all groups" : "close all groups");
+    setText(groupsButton, collapsed.size ? "open groups" : "close groups");
   }
 
   function selectTape(index) {

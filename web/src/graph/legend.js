@@ -5,14 +5,14 @@ import { html } from "./dom.js";
 const ENTRIES = [
   ["variable", "Variable"],
   ["watched", "watched tensor"],
-  ["constant", "constant (not followed)"],
+  ["constant", "constant"],
   ["op", "recorded op"],
   ["tensor", "op output"],
-  ["group", "layer / function (click)"],
+  ["group", "layer / function"],
   ["current", "current step"],
   ["future", "not recorded yet"],
-  ["flow", "gradient (flows back)"],
-  ["summed", "Σ summed at fan-out"],
+  ["flow", "gradient flowing back"],
+  ["summed", "Σ sum at fan-out"],
   ["none", "None gradient"],
   ["pruned", "pruned / not on path"],
 ];

@@ -10,7 +10,7 @@ function tapeOption(tape, i) {
   if (tape.persistent) bits.push("persistent");
   bits.push(`${tape.forward.length} op${tape.forward.length === 1 ? "" : "s"}`);
   const calls = tape.gradients.length;
-  bits.push(`${calls} gradient call${calls === 1 ? "" : "s"}`);
+  bits.push(`${calls} call${calls === 1 ? "" : "s"}`);
   return html("option", { value: String(i) }, [bits.join(" · ")]);
 }
 
