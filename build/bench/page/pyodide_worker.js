@@ -1,0 +1,38 @@
+// Runs Python peers (tapegrad, or NumPy with hand-written derivatives) inside Pyodide from this
+// site's pyodide-0.27.7/ folder (the build's dist/). The peerbench modules come from py/ (listed in
+// py/manifest.json) and run exactly as natively: peerbench.run_peer.run(peer, cases, policy).
+importScripts("pyodide-0.27.7/pyodide.js");
+
+async function boot(peer, env) {
+  const indexURL = new URL("pyodide-0.27.7/", self.location.href).href;
+  // TAPEGRAD_KERNELS and the like must be set before tapegrad is imported: loadPyodide's env does.
+  const pyodide = await loadPyodide({ indexURL, env: { HOME: "/home/pyodide", ...env },
+                                      packages: [peer === "tapegrad" ? "tapegrad" : "numpy"] });
+  const files = await (await fetch("py/manifest.json")).json();
+  for (const file of files) {
+    const text = await (await fetch("py/" + file)).text();
+    pyodide.FS.mkdirTree("/bench/" + file.split("/").slice(0, -1).join("/"));
+    pyodide.FS.writeFile("/bench/" + file, text);
+  }
+  pyodide.runPython("import sys; sys.path.insert(0, '/bench')");
+  return pyodide;
+}
+
+self.onmessage = async ({ data: m }) => {
+  try {
+    const pyodide = await boot(m.peer, m.env);
+    postMessage({ type: "progress", text: `Pyodide ${pyodide.version} ready; running ${m.cases.join(", ")}` });
+    pyodide.globals.set("_request", pyodide.toPy({ peer: m.peer, cases: m.cases, policy: m.policy }));
+    const out = pyodide.runPython(`
+import json
+from peerbench.run_peer import run
+from peerbench.timing import Policy
+_info = run(_request["peer"], _request["cases"], Policy(**_request["policy"]))
+_info["runtime"] = "Pyodide " + __import__("pyodide").__version__
+json.dumps(_info)
+`);
+    postMessage({ type: "result", info: JSON.parse(out) });
+  } catch (err) {
+    postMessage({ type: "result", info: { status: "failed", reason: String(err), results: [] } });
+  }
+};

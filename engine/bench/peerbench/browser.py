@@ -1,0 +1,143 @@
+"""Runs the browser columns in headless Chromium: each peer in a fresh browser context on a page
+served from 127.0.0.1 (build/serve.mjs over site.py's folder), then the time to a first gradient,
+cold (new profile) and warm (page opened again): tapegrad's with tests/browser/bench_boot.py (the
+boot-check page with its snapshot), TF.js's with this harness's page.
+
+Needs /usr/bin/chromium and Playwright in .venv (build/setup_browser.sh)."""
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode, urlparse
+
+from . import site
+from .cases import BY_ID
+from .native import log
+
+ROOT = site.ROOT
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 "--disable-default-apps", "--disable-extensions"]
+PAGE_TIMEOUT_MS = 420_000
+
+
+class Server:
+    """build/serve.mjs on a free 127.0.0.1 port, stopped on exit."""
+
+    def __init__(self, folder: Path):
+        self.proc = subprocess.Popen(["node", str(ROOT / "build" / "serve.mjs"), "--dir", str(folder),
+                                      "--port", "0"], stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if "http://" not in line:
+            self.proc.kill()
+            raise SystemExit(f"bench: the server did not start: {line!r}")
+        self.url = line[line.index("http://"):].strip().rstrip("/") + "/"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def _open(context, url: str, outside: list[str]) -> dict:
+    context.on("request", lambda r: outside.append(r.url)
+               if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#state[data-state=done], #state[data-state=error]", timeout=PAGE_TIMEOUT_MS)
+    info = page.evaluate("window.__bench")
+    page.close()
+    if errors and info.get("status") != "ok":
+        info["reason"] = f"{info.get('reason', '')} (page errors: {'; '.join(errors[:3])})"
+    return info
+
+
+def _with_figures(info: dict) -> dict:
+    for row in info.get("results", []):
+        case = BY_ID[row["case"]]
+        row["unit"] = case.unit
+        if "median_s" in row and "value" not in row:
+            row["value"] = case.figure(row["median_s"])
+    return info
+
+
+def _measure(browser, base: str, col, case_ids, policy, outside) -> dict:
+    query = urlencode({"peer": col.peer, "cases": ",".join(case_ids),
+                       "policy": json.dumps(policy.as_dict()), "env": json.dumps(col.env)})
+    context = browser.new_context()
+    try:
+        return _with_figures(_open(context, f"{base}?{query}", outside))
+    finally:
+        context.close()
+
+
+def _first_gradient_tfjs(playwright, base: str, runs: int, outside) -> dict:
+    cold, warm = [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="tapegrad-bench-") as profile:
+            ctx = playwright.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                for times in (cold, warm):
+                    info = _open(ctx, f"{base}?peer=tfjs&mode=boot", outside)
+                    if info.get("status") != "ok":
+                        raise RuntimeError(info.get("reason"))
+                    times.append(info["firstGradientMs"] / 1000)
+            finally:
+                ctx.close()
+    return {"cold": cold, "warm": warm}
+
+
+def _first_gradient_tapegrad(runs: int) -> dict:
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "browser" / "bench_boot.py"),
+                           "--runs", str(runs), "--screenshot", str(site.SITE.parent / "boot.png")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    last = (proc.stdout.strip().splitlines() or [""])[-1]
+    if not last.startswith("{"):
+        raise RuntimeError(f"bench_boot.py exit {proc.returncode}: {(proc.stderr or proc.stdout)[-300:]}")
+    out = json.loads(last)
+    return {"cold": out["chromium_cold_s"], "warm": out["chromium_warm_s"]}
+
+
+def _first_gradient_rows(times: dict, runs: int) -> list[dict]:
+    return [{"case": f"TTFG-{kind}", "unit": "s", "median_s": statistics.median(t), "min_s": min(t),
+             "value": statistics.median(t), "reps": len(t), "warmup": 0, "runs_s": t}
+            for kind, t in times.items()]
+
+
+def run(cols, case_ids, policy, boot_runs: int = 3):
+    """Yields (column, info) for each browser column, info as run_peer.run returns it."""
+    measured = [c for c in case_ids if not c.startswith("TTFG")]
+    want_boot = any(c.startswith("TTFG") for c in case_ids) and boot_runs > 0
+    folder = site.assemble(measured, with_tfjs=any(c.peer == "tfjs" for c in cols))
+    outside: list[str] = []
+    from playwright.sync_api import sync_playwright
+    with Server(folder) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        for col in cols:
+            log(f"chromium {col.id}: {len(measured)} case(s)")
+            info = _measure(browser, server.url, col, measured, policy, outside) if measured else \
+                {"status": "ok", "results": []}
+            if want_boot and col.id in ("pyodide-tapegrad", "tfjs-wasm") and info.get("status") == "ok":
+                log(f"chromium {col.id}: time to first gradient, {boot_runs} cold + warm runs")
+                try:
+                    times = _first_gradient_tfjs(p, server.url, boot_runs, outside) if col.peer == "tfjs" \
+                        else _first_gradient_tapegrad(boot_runs)
+                    info["results"] += _first_gradient_rows(times, boot_runs)
+                except Exception as e:
+                    info["results"] += [{"case": c, "unit": "s", "error": str(e)} for c in ("TTFG-cold", "TTFG-warm")]
+            if outside:
+                info["status"] = "failed"
+                info["reason"] = f"requests left 127.0.0.1: {sorted(set(outside))[:3]}"
+            log(f"chromium {col.id}: {info.get('status')}" + (f" ({info.get('reason')})" if info.get("status") != "ok" else ""))
+            yield col, info
+        browser.close()
