@@ -33,6 +33,8 @@ LOCK_PATH = ROOT / "build" / "assets.lock.json"
 BOOTPAGE = ROOT / "build" / "bootpage"
 WEB_BUILD = ROOT / "web" / "build.mjs"
 SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
+KERNELS_DIR = ROOT / "wasm_kernels"
+KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
 # Pure stdlib modules that numpy and tapegrad import, loaded into the boot snapshot.
 # (Not `random`: a module seeded at import must not be frozen into a snapshot.)
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
@@ -87,12 +89,16 @@ def engine_source_files() -> list[Path]:
     for p in sorted((ROOT / "engine").rglob("*")):
         if p.is_file() and not _skip_source(p):
             files.append(p)
+    # The C kernels: build_engine_wheel compiles them into the wheel as WebAssembly side modules.
+    files += sorted(p for p in KERNELS_DIR.iterdir() if p.is_file() and p.suffix in (".c", ".h", ".sh"))
     return files
 
 
 def _skip_source(p: Path) -> bool:
     parts = p.parts
-    return "__pycache__" in parts or any(x.endswith(".egg-info") for x in parts) or p.suffix == ".pyc"
+    built_kernel = p.parent == KERNELS_PKG and p.suffix in (".so", ".wasm")  # local builds
+    return ("__pycache__" in parts or any(x.endswith(".egg-info") for x in parts)
+            or p.suffix == ".pyc" or built_kernel)
 
 
 def web_source_files() -> list[Path]:
@@ -197,6 +203,16 @@ def fetch_pypi_wheels(lock: dict, cache: Path, offline: bool) -> dict[str, Path]
 
 # --------------------------------------------------------------------------- engine wheel
 
+def build_wasm_kernels(dest: Path) -> None:
+    """Compile wasm_kernels/ into side modules in `dest` (the wheel's tapegrad/kernels/); without
+    clang/wasm-ld the wheel ships without them and the engine uses NumPy (build.sh says so)."""
+    r = subprocess.run(["bash", str(KERNELS_DIR / "build.sh"), "wasm", str(dest)])
+    if r.returncode != 0:
+        raise BuildError(f"compiling the WebAssembly kernels failed (exit {r.returncode})")
+    built = sorted(p.name for p in dest.glob("*.wasm"))
+    log(f"kernels: {', '.join(built) if built else 'none (NumPy only)'}")
+
+
 def build_engine_wheel(work: Path) -> Path:
     """Build tapegrad's wheel from a clean copy of the sources (keeps build/ and engine/ untouched)."""
     try:
@@ -209,6 +225,7 @@ def build_engine_wheel(work: Path) -> Path:
         dest = src / p.relative_to(ROOT)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(p, dest)
+    build_wasm_kernels(src / KERNELS_PKG.relative_to(ROOT))
     out = work / "wheel"
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
            "--disable-pip-version-check", "-q", "-w", str(out), str(src)]

@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Builds the C kernels. One source, two targets:
-#   build.sh native OUT_DIR   -> OUT_DIR/libtapegrad_kernels.so (host compiler, -O3, loaded by ctypes)
+#   build.sh [--if-stale] native OUT_DIR   -> OUT_DIR/libtapegrad_kernels.so (host compiler, -O3, loaded by ctypes)
 #   build.sh wasm OUT_DIR     -> OUT_DIR/tapegrad_kernels_simd.wasm (wasm32 SIMD side module) and,
 #                                when the clang knows relaxed SIMD, tapegrad_kernels_relaxed.wasm
 # Exits 0 without output files when no suitable compiler is found (the engine then uses NumPy only),
 # saying so once on stderr. CC / WASM_CC / WASM_LD override the compilers; NATIVE_FLAGS the target.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+if_stale=0
+[ "${1:-}" = "--if-stale" ] && { if_stale=1; shift; }
 target=${1:?usage: build.sh native|wasm OUT_DIR}
 out=${2:?usage: build.sh native|wasm OUT_DIR}
 mkdir -p "$out"
 SOURCES=(gemm.c elementwise.c reduce.c fused.c)
 # Elementwise results must match NumPy's bit for bit: no contraction of a*b+c into an FMA.
+# --if-stale: nothing to do when the outputs are newer than every source, header and this script.
+up_to_date() {
+  local f
+  for f in "$@"; do
+    [ -f "$f" ] || return 1
+    [ -z "$(find "$here" -newer "$f" -type f \( -name '*.[ch]' -o -name build.sh \))" ] || return 1
+  done
+}
 COMMON=(-O3 -std=c11 -ffp-contract=off -fno-math-errno -Wall -Wextra -Werror)
 
 newest_clang() {  # prints the newest clang-N (or clang) on PATH, if any
@@ -30,6 +40,8 @@ native)
     echo "kernels: no C compiler found; the engine will use NumPy only" >&2
     exit 0
   fi
+  [ $if_stale = 1 ] && up_to_date "$out/libtapegrad_kernels.so" && exit 0
+  echo "kernels: building $out/libtapegrad_kernels.so with $cc" >&2
   # NATIVE_FLAGS: the default targets the build machine (setup builds where it runs).
   read -r -a flags <<< "${NATIVE_FLAGS:--march=native}"
   "$cc" "${COMMON[@]}" "${flags[@]}" -fPIC -shared -o "$out/libtapegrad_kernels.so" \
@@ -47,6 +59,7 @@ wasm)
          "(run bash build/setup_toolchain.sh)" >&2
     exit 0
   fi
+  [ $if_stale = 1 ] && up_to_date "$out/tapegrad_kernels_simd.wasm" && exit 0
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   build_side_module() {  # name, extra flags...
     local name=$1; shift
@@ -58,6 +71,7 @@ wasm)
     done
     "$ld" --experimental-pic -shared --export-dynamic -o "$out/tapegrad_kernels_$name.wasm" "${objs[@]}"
   }
+  echo "kernels: building WebAssembly side modules in $out with $cc" >&2
   build_side_module simd
   # Relaxed SIMD (FMA): the final opcodes need clang >= 16; older ones emit prototype opcodes.
   major=$("$cc" -dumpversion | cut -d. -f1)

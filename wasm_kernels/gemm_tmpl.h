@@ -11,8 +11,10 @@
 #define CAT(a, b) CAT2(a, b)
 #define NV (NR / L)
 
-/* MR x NR tile of packed A (kc x MR, k-major) times packed B (kc x NR): written or added to C. */
-static void CAT(micro, SFX)(ptrdiff_t kc, const T *restrict ap, const T *restrict bp,
+/* MR x NR tile of packed A (kc x MR, k-major) times packed B (kc x NR): written or added to C.
+ * Not inlined: V8 runs a wasm function in its baseline tier until a later call of it, so the hot
+ * loop must be a function called often (it is then optimized within the first product). */
+__attribute__((noinline)) static void CAT(micro, SFX)(ptrdiff_t kc, const T *restrict ap, const T *restrict bp,
                             T *restrict c, ptrdiff_t ldc, int accumulate, ptrdiff_t mr,
                             ptrdiff_t nr) {
   V acc[MR][NV];
