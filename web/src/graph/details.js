@@ -3,6 +3,7 @@
 
 import { html } from "./dom.js";
 import { formatNumber, fullValue, shapeText } from "./format.js";
+import { tapeName } from "./forward.js";
 
 const KIND_TITLE = { variable: "Variable", watched: "watched tensor", constant: "constant", op: "op",
   tensor: "tensor", group: "group" };
@@ -75,7 +76,7 @@ export function createDetails({ onLine }) {
       rows.push(row("source", lineButton(n.line, `line ${n.line}`), where));
     }
     if (Array.isArray(n.tapes) && n.tapes.length) {
-      rows.push(row("tapes", n.tapes.map((t) => (tapes[t] ? tapes[t].name || tapes[t].label : `tape ${t}`)).join(", ")));
+      rows.push(row("tapes", n.tapes.map((t) => (tapes[t] ? tapeName(tapes[t]) : `tape ${t}`)).join(", ")));
     }
     return rows;
   }
