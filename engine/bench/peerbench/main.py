@@ -81,7 +81,9 @@ def main(argv=None) -> int:
     info["loadavg_end"] = machine.loadavg()
     info["duration_s"] = round(time.perf_counter() - t0)
     command = "npm run bench" + (" -- " + shlex.join(sys.argv[1:]) if len(sys.argv) > 1 else "")
-    report = results.make_report(info, policy.as_dict(), report_cols, rows, command)
+    asked = {"native": [c.id for c in selected if c.group in cases.NATIVE_GROUPS] if native_cols else [],
+             "chromium": [c.id for c in selected if c.group in cases.BROWSER_GROUPS] if browser_cols else []}
+    report = results.make_report(info, policy.as_dict(), report_cols, rows, command, asked)
     json_path, md_path = results.write(report, args.out)
     print(results.render_markdown(report))
     native.log(f"done in {info['duration_s']} s; wrote {json_path.relative_to(ROOT) if json_path.is_relative_to(ROOT) else json_path}"

@@ -36,9 +36,11 @@ def rows_of(column_id: str, info: dict) -> list[dict]:
     return [{"column": column_id, **{k: r[k] for k in keep if k in r}} for r in info.get("results", [])]
 
 
-def make_report(machine: dict, policy: dict, columns: list[dict], rows: list[dict], command: str = "") -> dict:
+def make_report(machine: dict, policy: dict, columns: list[dict], rows: list[dict], command: str = "",
+                cases: dict | None = None) -> dict:
+    """``cases``: per environment, the case ids that were asked for (rows for missing peers)."""
     return {"schema": SCHEMA, "command": command, "machine": machine, "policy": policy,
-            "columns": columns, "results": rows}
+            "cases": cases or {}, "columns": columns, "results": rows}
 
 
 def ratio(case_id: str, mine: float | None, theirs: float | None) -> float | None:
@@ -97,7 +99,8 @@ def render_table(report: dict, where: str) -> str:
         return ""
     ids = {c["id"] for c in cols}
     cell = {(r["column"], r["case"]): r for r in report["results"] if r["column"] in ids}
-    cases = [c for c in CASES if any(case == c.id for _, case in cell)]
+    asked = set(report.get("cases", {}).get(where, ())) | {case for _, case in cell}
+    cases = [c for c in CASES if c.id in asked]
     mine, theirs = RATIO[where]
     show_ratio = mine in ids and theirs in ids
     label = {c["id"]: c["label"] for c in cols}

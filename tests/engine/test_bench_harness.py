@@ -1,0 +1,145 @@
+"""The bench harness's own logic (engine/bench/peerbench): timing policy, medians, per-case rows
+with a fake peer, the report's JSON and Markdown. No timing assertions, no peer libraries."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+if sys.platform == "emscripten":
+    pytest.skip("the bench harness runs natively (it starts subprocesses and a browser)",
+                allow_module_level=True)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "engine" / "bench"))
+
+from peerbench import cases, columns, results  # noqa: E402
+from peerbench.peer_api import Peer  # noqa: E402
+from peerbench.run_peer import run_cases  # noqa: E402
+from peerbench.timing import Policy, measure  # noqa: E402
+
+
+class FakeClock:
+    """perf_counter stand-in: each step advances time by the next duration."""
+
+    def __init__(self, durations):
+        self.durations = list(durations)
+        self.now = 0.0
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        if self.calls % 2 == 0:          # the second read of a pair ends a step
+            self.now += self.durations.pop(0)
+        return self.now
+
+
+def test_measure_takes_the_median_after_warmup_and_keeps_the_first_result():
+    results_seen = []
+
+    def step():
+        results_seen.append(len(results_seen))
+        return float(len(results_seen))
+
+    clock = FakeClock([0.5, 0.1, 0.3, 0.2, 0.4])
+    m = measure(step, Policy(warmup=2, min_reps=5, max_reps=5, max_seconds=100), clock=clock)
+    assert (m.reps, m.warmup) == (5, 2)
+    assert len(results_seen) == 7                 # 2 warm-up calls + 5 timed ones
+    assert m.median_s == pytest.approx(0.3)
+    assert m.min_s == pytest.approx(0.1)
+    assert m.check == 1.0                          # the first call's result
+
+
+def test_measure_stops_at_the_time_cap_but_not_before_min_reps():
+    clock = FakeClock([1.0] * 50)
+    m = measure(lambda: 0.0, Policy(warmup=0, min_reps=3, max_reps=50, max_seconds=0.5), clock=clock)
+    assert m.reps == 3
+    clock = FakeClock([0.1] * 50)
+    m = measure(lambda: 0.0, Policy(warmup=0, min_reps=3, max_reps=50, max_seconds=0.55), clock=clock)
+    assert m.reps == 6                             # 0.6 s spent >= 0.55 s
+
+
+def fake_peer():
+    peer = Peer("fake", version="1.0", notes="a peer for tests")
+
+    @peer.case("W1")
+    def w1(case):
+        return lambda: 1.25
+
+    @peer.case("W4-*")
+    def gemm(case):
+        def step():
+            raise RuntimeError("no GEMM today")
+        return step
+
+    peer.not_applicable("W2", "fake has no MLP")
+    return peer
+
+
+def test_run_cases_reports_figures_errors_and_not_applicable():
+    info = run_cases(fake_peer(), ["W1", "W2", "W4-n64", "W6-d3"], Policy(warmup=1, min_reps=2, max_reps=2))
+    rows = {r["case"]: r for r in info["results"]}
+    assert info["status"] == "ok" and info["version"] == "1.0"
+    assert rows["W1"]["reps"] == 2 and rows["W1"]["check"] == 1.25
+    assert rows["W1"]["value"] == pytest.approx(rows["W1"]["median_s"] * 1e6 / cases.W1_OPS)
+    assert rows["W2"]["na"] == "fake has no MLP"
+    assert "no GEMM today" in rows["W4-n64"]["error"]
+    assert "no W6-d3 case" in rows["W6-d3"]["na"]
+
+
+def test_case_figures_and_selection():
+    gemm = cases.BY_ID["W4-n256"]
+    assert gemm.figure(2 * 256 ** 3 / 1e9) == pytest.approx(1.0)   # 1 GFLOP/s
+    assert cases.BY_ID["W3-b64"].figure(0.002) == pytest.approx(2.0)
+    assert [c.id for c in cases.select("W3")] == ["W3-b64", "W3-b256"]
+    assert {c.group for c in cases.select("W1,W4-n64")} == {"W1", "W4"}
+    with pytest.raises(ValueError, match="unknown workload"):
+        cases.select("W9")
+    assert {c.id for c in columns.select("tapegrad", "native")} == {"tapegrad", "tapegrad-nokernels"}
+    with pytest.raises(ValueError, match="unknown peer"):
+        columns.select("pytorch", "native")
+
+
+def make_report():
+    def row(column, case, seconds, check=1.0):
+        c = cases.BY_ID[case]
+        return {"column": column, "case": case, "unit": c.unit, "median_s": seconds,
+                "value": c.figure(seconds), "reps": 9, "warmup": 2, "check": check}
+    cols = [
+        results.column("tapegrad", "tapegrad", "native", {"status": "ok", "version": "0.1", "kernels": "on"}),
+        results.column("torch", "PyTorch", "native", {"status": "ok", "version": "9"}),
+        results.column("numpy", "NumPy", "native", {"status": "ok"}),
+        results.column("micrograd", "micrograd", "native", {"status": "missing", "reason": "pip failed"}),
+    ]
+    rows = [row("tapegrad", "W1", 0.004), row("torch", "W1", 0.002), row("numpy", "W1", 0.001),
+            row("tapegrad", "W4-n64", 2 * 64 ** 3 / 5e9), row("torch", "W4-n64", 2 * 64 ** 3 / 10e9),
+            row("numpy", "W4-n64", 0.001, check=2.0),
+            {"column": "torch", "case": "W2", "unit": "ms/step", "na": "not today"}]
+    return results.make_report({"date": "2026-01-01 00:00 UTC", "cpu": "Test CPU", "nproc": 2},
+                               Policy().as_dict(), cols, rows, "npm run bench",
+                               {"native": ["W1", "W2", "W4-n64"], "chromium": []})
+
+
+def test_markdown_table_ratios_and_notes():
+    md = results.render_markdown(make_report())
+    lines = md.splitlines()
+    header = next(ln for ln in lines if ln.startswith("| workload"))
+    assert header.split(" | ")[2:] == ["tapegrad", "PyTorch", "NumPy", "micrograd", "tapegrad ÷ PyTorch |"]
+    w1 = next(ln for ln in lines if ln.startswith("| W1 "))
+    assert w1.endswith("| 4.00 | 2.00 | 1.00 | missing | 2.00× |")       # µs/op, time ratio
+    gemm = next(ln for ln in lines if ln.startswith("| W4-n64 "))
+    assert gemm.endswith("| 5.00 | 10.0 | 0.524 | missing | 2.00× |")   # GFLOP/s, inverted ratio
+    w2 = next(ln for ln in lines if ln.startswith("| W2 "))
+    assert "| n/a |" in w2 and "| missing |" in w2
+    assert "Test CPU, nproc 2" in md
+    assert "**MISSING**: pip failed" in md
+    assert "n/a for torch in W2: not today" in md
+    assert any("tapegrad W4-n64" in m and "numpy" in m for m in results.check_mismatches(make_report()))
+    assert "Headless Chromium" not in md                                  # no browser columns
+
+
+def test_report_is_written_as_json_and_markdown(tmp_path):
+    json_path, md_path = results.write(make_report(), tmp_path)
+    back = json.loads(json_path.read_text())
+    assert back["schema"] == results.SCHEMA
+    assert {c["id"] for c in back["columns"]} == {"tapegrad", "torch", "numpy", "micrograd"}
+    assert md_path.read_text() == results.render_markdown(back)
