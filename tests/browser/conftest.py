@@ -153,3 +153,68 @@ def shot():
         return path
 
     return save
+
+
+# -- driving the playground page ------------------------------------------------------------------
+
+def code_fragment(code: str) -> str:
+    """The share-link fragment `#code=<base64url of UTF-8>` the page accepts."""
+    import base64
+    return "#code=" + base64.urlsafe_b64encode(code.encode()).decode().rstrip("=")
+
+
+class Playground:
+    """A playground page (or an embedded one): set code, run it, read what it shows."""
+
+    RUN_TIMEOUT_MS = 120_000
+
+    def __init__(self, pg, root: str = "body"):
+        self.pg = pg
+        self.root = pg.locator(root).first
+        self.host = root   # the element that carries data-state / data-runs
+
+    def wait_ready(self, timeout_ms: int = 120_000) -> None:
+        self.pg.wait_for_selector(f"{self.host}[data-state=ready]", timeout=timeout_ms)
+
+    def set_code(self, code: str) -> None:
+        """Through the share-link fragment (the page loads it on hashchange and clears it)."""
+        self.pg.evaluate("frag => { location.hash = frag; }", code_fragment(code))
+        self.pg.wait_for_function("() => location.hash === ''")
+        # CodeMirror draws lines as elements: compare the text without its whitespace.
+        self.pg.wait_for_function(
+            "want => document.querySelector('[data-testid=editor] .cm-content')"
+            ".innerText.replace(/\\s+/g, '') === want",
+            arg="".join(code.split()))
+
+    def editor_text(self) -> str:
+        return self.root.locator("[data-testid=editor] .cm-content").inner_text()
+
+    def console_text(self) -> str:
+        return self.root.locator("[data-testid=console]").inner_text()
+
+    def last_run_output(self) -> str:
+        """The console text after the last '▶ Run N' line."""
+        text = self.console_text()
+        return text[text.rfind("▶ Run"):]
+
+    def runs(self) -> int:
+        return int(self.pg.evaluate("sel => document.querySelector(sel).dataset.runs || '0'", self.host))
+
+    def click_run(self) -> int:
+        """Clicks Run; returns the number the run will have."""
+        n = self.runs() + 1
+        self.root.locator("[data-testid=run]").first.click()
+        return n
+
+    def wait_run(self, n: int, timeout_ms: int = RUN_TIMEOUT_MS) -> str:
+        self.pg.wait_for_selector(f"{self.host}[data-runs='{n}']", state="attached", timeout=timeout_ms)
+        return self.pg.evaluate("sel => document.querySelector(sel).dataset.lastRun", self.host)
+
+    def run(self, timeout_ms: int = RUN_TIMEOUT_MS) -> str:
+        """Runs the editor's code and waits for the end; returns 'ok', 'error' or 'interrupted'."""
+        return self.wait_run(self.click_run(), timeout_ms)
+
+
+@pytest.fixture(scope="session")
+def as_playground():
+    return Playground
