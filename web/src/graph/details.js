@@ -95,12 +95,12 @@ export function createDetails({ onLine }) {
       const body = node ? [...describeNode(node, tapes), ...gradientRows(grad, callTitle)]
         : [row("holds", `${group.members.length} nodes`), row("", "click the box to open it")];
       el.replaceChildren(head, ...body);
-      el.dataset.nodeId = node ? node.id : group.id;
+      el.dataset.detailsFor = node ? node.id : group.id;   // not data-node-id: that marks drawn nodes
       el.hidden = false;
     },
     hide() {
       el.hidden = true;
-      delete el.dataset.nodeId;
+      delete el.dataset.detailsFor;
     },
   };
 }
