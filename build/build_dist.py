@@ -10,7 +10,7 @@ second build is offline. Layout written:
   dist/pyodide-0.27.7/                       Pyodide core + every wheel + our pyodide-lock.json
   dist/build-info.json                       inputs digest (for --if-stale) and the file list
 
-Usage: build_dist.py [--if-stale] [--offline] [--out DIR] [--cache DIR] [--pyodide-dir DIR]
+Usage: build_dist.py [--if-stale] [--offline] [--no-precompile] [--out DIR] [--cache DIR] [--pyodide-dir DIR]
 """
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ WEB_BUILD = ROOT / "web" / "build.mjs"
 SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 KERNELS_DIR = ROOT / "wasm_kernels"
 KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
+PRECOMPILE_SCRIPT = ROOT / "build" / "precompile_wheels.mjs"
+# Wheels shipped with CPython 3.12 bytecode beside their sources (build/precompile_wheels.mjs):
+# what the page imports at boot, and the big lazy ones (the graph needs networkx, plots matplotlib).
+PRECOMPILED = ["numpy", "tapegrad", "networkx", "matplotlib"]
 # Pure stdlib modules that numpy and tapegrad import, loaded into the boot snapshot.
 # (Not `random`: a module seeded at import must not be frozen into a snapshot.)
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
@@ -113,7 +117,7 @@ def web_source_files() -> list[Path]:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT] + sorted(
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PRECOMPILE_SCRIPT] + sorted(
         p for p in BOOTPAGE.rglob("*") if p.is_file()
     ) + web_source_files()
     for p in engine_source_files() + build_files:
@@ -286,7 +290,7 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     pypi_wheels = fetch_pypi_wheels(lock, args.cache, args.offline)
 
     out: Path = args.out
-    staging = out.with_name(out.name + ".tmp")
+    staging = out.with_name(f"{out.name}.tmp-{os.getpid()}")     # concurrent builds never share it
     shutil.rmtree(staging, ignore_errors=True)
     pdir = staging / pyo["dist_dir"]
     pdir.mkdir(parents=True)
@@ -316,6 +320,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     eager = [d for d in deps if d not in LAZY_REQUIREMENTS]
     packages["tapegrad"] = lock_entry("tapegrad", wheel_version(engine_whl), engine_whl.name,
                                       sha256_of(engine_whl), eager, ["tapegrad"])
+    if not args.no_precompile:
+        precompile_wheels(src_core, pdir, packages, args.cache)
     for n, e in packages.items():
         missing = [d for d in e["depends"] if d not in packages]
         if missing:
@@ -350,7 +356,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     # Files whose bytes are fixed by an upstream hash under a versioned folder never change:
     # the server marks them immutable. Our own files (page, lock, engine wheel) revalidate.
     pinned = [pyo["dist_dir"] + "/" + n for n in pyo["core_files"] if n != "pyodide-lock.json"]
-    pinned += [pyo["dist_dir"] + "/" + e["file_name"] for n, e in packages.items() if n != "tapegrad"]
+    pinned += [pyo["dist_dir"] + "/" + e["file_name"] for n, e in packages.items()
+               if n != "tapegrad" and (args.no_precompile or n not in PRECOMPILED)]
     info = {"inputs_digest": digest, "pyodide": pyo["version"], "pyodide_dir": pyo["dist_dir"],
             "packages": {n: e["version"] for n, e in sorted(packages.items())},
             "bytes": size, "files": files, "immutable": sorted(pinned)}
@@ -376,6 +383,48 @@ def build_web(staging: Path, pyodide_dir: str) -> None:
         raise BuildError("bundling the playground (web/build.mjs) failed")
 
 
+def precompile_wheels(core: Path, pdir: Path, packages: dict[str, dict], cache: Path) -> None:
+    """Replace the PRECOMPILED wheels in pdir by copies with bytecode (compiled by the Pyodide in
+    `core`) and update their lock entries.
+
+    Results are cached under .cache/precompiled/ by the input wheel's hash and the script's, so only
+    a changed wheel (in practice: tapegrad's own) is compiled again.
+    """
+    script_sha = sha256_of(PRECOMPILE_SCRIPT)[:16]
+    out_dir = cache / "precompiled"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    todo, cached = [], {}
+    for n in PRECOMPILED:
+        whl = pdir / packages[n]["file_name"]
+        target = out_dir / f"{sha256_of(whl)[:32]}-{script_sha}.whl"
+        cached[n] = target
+        if not target.is_file():
+            todo.append(f"{whl}:{target.with_suffix(f'.{os.getpid()}.part')}")
+    if todo:
+        node = shutil.which("node")
+        if node is None:
+            raise BuildError("node is not on PATH (needed to precompile wheels)")
+        r = subprocess.run([node, str(PRECOMPILE_SCRIPT), str(core), *todo],
+                           capture_output=True, text=True, timeout=600)
+        if r.returncode != 0:
+            sys.stderr.write(r.stdout + r.stderr)
+            raise BuildError("precompiling wheels (build/precompile_wheels.mjs) failed")
+        for line in r.stderr.splitlines():
+            log(line)
+        for t in todo:
+            part = Path(t.rsplit(":", 1)[1])
+            part.replace(part.with_suffix("").with_suffix(".whl"))   # atomic; a concurrent build may win
+    used = set(cached.values())
+    for old in out_dir.glob("*.whl"):      # earlier versions of tapegrad's wheel, an hour old or more
+        if old not in used and time.time() - old.stat().st_mtime > 3600:
+            old.unlink(missing_ok=True)
+    for n, target in cached.items():
+        entry = dict(packages[n])
+        shutil.copy2(target, pdir / entry["file_name"])
+        entry["sha256"] = sha256_of(target)
+        packages[n] = entry
+
+
 def make_snapshot(pdir: Path) -> None:
     """Boot the staged Pyodide under Node and save its memory snapshot as snapshot.bin."""
     node = shutil.which("node")
@@ -394,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / ".cache")
     ap.add_argument("--pyodide-dir", type=Path, default=ROOT / "node_modules" / "pyodide")
     ap.add_argument("--offline", action="store_true", help="never download; a missing cached file fails")
+    ap.add_argument("--no-precompile", action="store_true",
+                    help="ship wheels as published, without bytecode (for comparing boot times)")
     ap.add_argument("--if-stale", action="store_true", help="do nothing when dist/ matches its inputs")
     args = ap.parse_args(argv)
     args.out, args.cache, args.pyodide_dir = (p.resolve() for p in (args.out, args.cache, args.pyodide_dir))
