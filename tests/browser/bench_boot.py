@@ -30,8 +30,8 @@ CHROMIUM_ARGS = [
 ]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen(["node", str(ROOT / "build" / "serve.mjs"), "--port", "0"],
+def start_server(dist: Path) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(["node", str(ROOT / "build" / "serve.mjs"), "--dir", str(dist), "--port", "0"],
                             stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if "http://" not in line:
@@ -55,11 +55,12 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3, help="fresh profiles (each: one cold + one warm load)")
     ap.add_argument("--screenshot", type=Path, default=ROOT / "test-results" / "boot.png")
+    ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="the dist/ folder to serve (to compare builds)")
     args = ap.parse_args()
-    if not (ROOT / "dist" / "build-info.json").is_file():
-        raise SystemExit("bench: dist/ is missing; run: npm run build")
+    if not (args.dist / "build-info.json").is_file():
+        raise SystemExit(f"bench: {args.dist} has no build; run: npm run build")
 
-    server, url = start_server()
+    server, url = start_server(args.dist.resolve())
     cold, warm, external = [], [], []
     try:
         with sync_playwright() as p:
@@ -89,13 +90,18 @@ def main() -> int:
         def ms(key: str) -> list[float]:
             return [r["marks"][key] - (r["marks"]["gradient"] - r["firstGradientMs"]) for r in runs]
 
+        def med(key: str) -> float:
+            return statistics.median(r["marks"].get(key, float("nan")) for r in runs)
+
         total = [r["firstGradientMs"] for r in runs]
         return (f"  {name:5s} first gradient: median {statistics.median(total) / 1000:.2f} s  "
                 f"(runs: {', '.join(f'{t / 1000:.2f}' for t in total)}; worker started at "
                 f"{statistics.median(ms('workerStart')):.0f} ms, Pyodide+packages ready at "
-                f"{statistics.median(ms('booted')):.0f} ms)")
+                f"{statistics.median(ms('booted')):.0f} ms)\n"
+                f"        of which: shared libraries {med('dynlibMs'):.0f} ms ({med('dynlibs'):.0f} loaded); "
+                f"then import numpy {med('importNumpyMs'):.0f} ms, import tapegrad {med('importTapegradMs'):.0f} ms")
 
-    print(f"Chromium headless ({url}, dist/ from {ROOT / 'dist'})")
+    print(f"Chromium headless ({url}, dist/ from {args.dist})")
     print(row("cold", cold))
     print(row("warm", warm))
     print(f"  result: {cold[0]['text']}")

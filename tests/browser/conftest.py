@@ -3,8 +3,8 @@
   base_url      session: `node build/serve.mjs --port 0` serving dist/ (cross-origin isolated);
                 the URL ends with "/", so `base_url + "?embed=1"` opens the playground.
   browser       session: headless /usr/bin/chromium through Python Playwright.
-  page          function: a factory, `page(path="", viewport=(1280, 800))` -> playwright Page,
-                closed after the test.
+  page          function: a factory, `page(path="", viewport=(1280, 800), on_context=None)` ->
+                playwright Page (in its own browser context), closed after the test.
   module_page   module: the same factory, pages live until the module ends (boot Pyodide once,
                 run many snippets on it).
   shot          function: `shot(pg, "name")` saves test-results/browser/<name>.png.
@@ -98,9 +98,11 @@ def browser():
 
 
 def _factory(browser, base_url, opened: list):
-    def open_page(path: str = "", viewport=(1280, 800), allow=(), **context_options):
+    def open_page(path: str = "", viewport=(1280, 800), allow=(), on_context=None, **context_options):
         ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                                   **context_options)
+        if on_context is not None:      # e.g. ctx.route(...) before the first request
+            on_context(ctx)
         pg = ctx.new_page()
         watched = WatchedPage(pg, allow)
         _watched.append(watched)
@@ -167,6 +169,7 @@ class Playground:
     """A playground page (or an embedded one): set code, run it, read what it shows."""
 
     RUN_TIMEOUT_MS = 120_000
+    fragment = staticmethod(code_fragment)
 
     def __init__(self, pg, root: str = "body"):
         self.pg = pg

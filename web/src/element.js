@@ -61,6 +61,11 @@ class TapegradPlayground extends HTMLElement {
   connectedCallback() {
     elements.add(this);
     if (this.#built) return;
+    // With the script in <head>, the parser upgrades the element before its code is parsed.
+    if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", () => this.connectedCallback(), { once: true });
+      return;
+    }
     this.#built = true;
     ensureStylesheet();
     const source = this.querySelector('script[type="text/x-python"]')?.textContent ?? this.textContent;

@@ -115,7 +115,7 @@ async function loadFromFragment() {
 
 async function init() {
   createGallery($("[data-testid=examples]"), pickExample);
-  const saved = store?.load();
+  const saved = params.has("example") ? null : store?.load();   // an explicit ?example= wins
   if (saved) {
     example = exampleById(saved.example) ?? example;
     replaceCode(saved.code);
