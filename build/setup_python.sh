@@ -14,3 +14,4 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q -e ".[dev]" >&2
   touch "$stamp"
 fi
+bash build/setup_toolchain.sh && bash wasm_kernels/build.sh --if-stale native engine/tapegrad/kernels

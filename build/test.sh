@@ -6,6 +6,8 @@ bash build/setup_python.sh
 bash build/setup_plotting.sh   # the playground's plotting examples run natively too
 echo "== engine tests (native CPython)"
 .venv/bin/python -m pytest tests/engine
+echo "== engine tests with the C kernels off (native CPython, TAPEGRAD_KERNELS=0)"
+TAPEGRAD_KERNELS=0 .venv/bin/python -m pytest tests/engine
 echo "== dist/ build (Pyodide $(node -p 'require("./package.json").dependencies.pyodide'))"
 bash build/build.sh --if-stale
 echo "== build, server and runner checks (native)"

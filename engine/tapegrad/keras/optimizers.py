@@ -15,6 +15,7 @@ recorded by tapes). Slots (momentum, moments) are kept per variable.
 import logging
 
 from ..backend import xp
+from ..kernels import dispatch as kernels
 from ..variables import Variable
 
 log = logging.getLogger("tapegrad")
@@ -101,6 +102,9 @@ class SGD(Optimizer):
         if self.momentum == 0:
             return w - lr * g
         m = self._slot(var, "momentum")
+        fused = kernels.sgd_momentum(w, g, m, self.learning_rate, self.momentum, self.nesterov)
+        if fused is not None:  # the same steps in one pass (m updated in place)
+            return fused
         m *= self.momentum
         m -= lr * g
         if self.nesterov:
@@ -123,9 +127,13 @@ class Adam(Optimizer):
         dt = var._value.dtype.type
         m = self._slot(var, "m")
         v = self._slot(var, "v")
+        alpha = self.learning_rate * (1 - self.beta_2 ** t) ** 0.5 / (1 - self.beta_1 ** t)
+        fused = kernels.adam(var._value, g, m, v, 1 - self.beta_1, 1 - self.beta_2, alpha,
+                             self.epsilon)
+        if fused is not None:  # the same steps in one pass (m and v updated in place)
+            return fused
         m += (g - m) * dt(1 - self.beta_1)
         v += (g * g - v) * dt(1 - self.beta_2)
-        alpha = self.learning_rate * (1 - self.beta_2 ** t) ** 0.5 / (1 - self.beta_1 ** t)
         return var._value - dt(alpha) * m / (xp.sqrt(v) + dt(self.epsilon))
 
 

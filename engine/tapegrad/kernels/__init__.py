@@ -10,13 +10,16 @@ anything else. ``TAPEGRAD_KERNELS=0`` turns the kernels off.
 >>> kernels.status()["enabled"] in (True, False)
 True
 """
-from .dispatch import LIB, LIMITS, REASON, disabled, enabled
+from .dispatch import LIMITS, disabled, enabled, lib, reason
 
 
 def status():
-    """What is loaded and why: {"enabled", "variant", "path", "reason", "thresholds"}."""
-    return {"enabled": enabled(), "variant": LIB.variant if LIB else None,
-            "path": LIB.path if LIB else None, "reason": REASON, "thresholds": dict(LIMITS)}
+    """What is loaded (loading it now) and why: {"enabled", "variant", "path", "reason",
+    "thresholds"}."""
+    loaded = lib()
+    return {"enabled": enabled(), "variant": loaded.variant if loaded else None,
+            "path": loaded.path if loaded else None, "reason": reason(),
+            "thresholds": dict(LIMITS)}
 
 
 __all__ = ["disabled", "enabled", "status"]

@@ -3,10 +3,21 @@ fit a kernel (dtype other than float32/float64, mixed dtypes, a layout the kerne
 a broadcast pattern it has no fast path for): the caller then uses NumPy. No size thresholds
 here (see dispatch.py); outputs are new arrays, except the optimizer slots updated in place.
 """
+import ctypes
+
 from ..backend import xp
 from . import library
 
-FLOATS = ("float32", "float64")
+_F32, _F64 = xp.dtype("float32"), xp.dtype("float64")
+
+
+def _float_name(dt):
+    """'float32' or 'float64' for those dtypes, else None (identity checks: dtype.name is slow)."""
+    if dt is _F32 or dt == _F32:
+        return "float32"
+    if dt is _F64 or dt == _F64:
+        return "float64"
+    return None
 
 
 def _dtype(*arrays):
@@ -15,15 +26,21 @@ def _dtype(*arrays):
     if not isinstance(first, xp.ndarray):
         return None
     dt = first.dtype
-    if dt.name not in FLOATS:
+    name = _float_name(dt)
+    if name is None:
         return None
     for a in arrays:
         if not isinstance(a, xp.ndarray) or a.dtype != dt or not a.flags.c_contiguous:
             return None
-    return dt.name
+    return name
 
 
 def _ptr(a):
+    """Address of a's first element (from_buffer is several times faster than a.ctypes.data,
+    which matters for small arrays; it takes only writable, contiguous, non-empty buffers)."""
+    flags = a.flags
+    if flags.writeable and flags.c_contiguous and a.size:
+        return ctypes.addressof(ctypes.c_char.from_buffer(a))
     return a.ctypes.data
 
 
@@ -34,9 +51,15 @@ class _Scratch:
 
     def __init__(self):
         self.buffers = {}
+        self.sizes = {}
 
     def get(self, lib, dtype, m, n, k):
-        need = lib.fn("tg_gemm_work", dtype)(m, n, k)
+        key = (dtype, m, n, k)
+        need = self.sizes.get(key)
+        if need is None:  # one ctypes call per new shape (training repeats a few shapes)
+            if len(self.sizes) > 256:
+                self.sizes.clear()
+            need = self.sizes[key] = lib.fn("tg_gemm_work", dtype)(m, n, k)
         buf = self.buffers.get(dtype)
         if buf is None or buf.size < need:
             buf = self.buffers[dtype] = xp.empty(max(need, 1), dtype)
@@ -60,8 +83,8 @@ def matmul(lib, a, b, transpose_a=False, transpose_b=False):
     axes when both have the same batch shape or one operand is a single matrix."""
     if not (isinstance(a, xp.ndarray) and isinstance(b, xp.ndarray)) or a.dtype != b.dtype:
         return None
-    dtype = a.dtype.name
-    if dtype not in FLOATS or a.ndim < 2 or b.ndim < 2:
+    dtype = _float_name(a.dtype)
+    if dtype is None or a.ndim < 2 or b.ndim < 2:
         return None
     sa, sb = _matrix_strides(a), _matrix_strides(b)
     if sa is None or sb is None:

@@ -2,14 +2,32 @@
 threshold measured for this environment (thresholds.py); otherwise the NumPy implementation.
 
 Routes are built once, when the op modules are imported: where this environment has no threshold
-for a family (NumPy is as fast), ``route_*`` hands back the NumPy function itself, so the op pays
-nothing. ``disabled()`` turns kernels off for a block (tests and benchmarks compare both ways).
+for a family (NumPy is as fast) or no library was built, ``route_*`` hands back the NumPy function
+itself, so the op pays nothing. The library is loaded on the first call that wants it (so that
+importing the engine does not compile a WebAssembly module). ``disabled()`` turns kernels off for
+a block (tests and benchmarks compare both ways).
 """
 from . import calls, library, thresholds
 
-LIB, REASON = library.load()
 LIMITS = thresholds.for_environment(library.IN_PYODIDE)
-_state = {"on": LIB is not None}
+PRESENT = library.present()
+_state = {"on": PRESENT}
+_loaded = []  # [(Library or None, reason)] once loading was tried
+
+
+def lib():
+    """The loaded Library (loading it the first time), or None."""
+    if not _loaded:
+        _loaded.append(library.load())
+        if _loaded[0][0] is None:
+            _state["on"] = False
+    return _loaded[0][0]
+
+
+def reason():
+    """Why no library is loaded (None when one is)."""
+    lib()
+    return _loaded[0][1]
 
 
 def enabled():
@@ -28,9 +46,15 @@ class disabled:
         return False
 
 
+def _run(kernel, *args):
+    """kernel(library, *args), or None when the library failed to load."""
+    loaded = lib()
+    return None if loaded is None else kernel(loaded, *args)
+
+
 def _limit(family):
     """The size threshold for a family, or None when its kernels are never used here."""
-    return LIMITS.get(family) if LIB is not None else None
+    return LIMITS.get(family) if PRESENT else None
 
 
 def route_matmul(numpy_impl):
@@ -43,7 +67,7 @@ def route_matmul(numpy_impl):
         if _state["on"] and a.ndim >= 2 and b.ndim >= 2:
             k = a.shape[-2] if transpose_a else a.shape[-1]
             if a.size // max(k, 1) * b.shape[-2 if transpose_b else -1] * k >= limit:
-                out = calls.matmul(LIB, a, b, transpose_a, transpose_b)
+                out = _run(calls.matmul, a, b, transpose_a, transpose_b)
                 if out is not None:
                     return out
         return numpy_impl(a, b, transpose_a, transpose_b)
@@ -58,7 +82,7 @@ def route_binary(op, numpy_fn):
 
     def impl(a, b):
         if _state["on"] and (getattr(a, "size", 0) >= limit or getattr(b, "size", 0) >= limit):
-            out = calls.binary(LIB, op, a, b)
+            out = _run(calls.binary, op, a, b)
             if out is not None:
                 return out
         return numpy_fn(a, b)
@@ -73,7 +97,7 @@ def route_unary(op, numpy_fn):
 
     def impl(x):
         if _state["on"] and getattr(x, "size", 0) >= limit:
-            out = calls.unary(LIB, op, x)
+            out = _run(calls.unary, op, x)
             if out is not None:
                 return out
         return numpy_fn(x)
@@ -88,7 +112,7 @@ def route_reduce(op, numpy_impl):
 
     def impl(x, axes, keepdims):
         if _state["on"] and getattr(x, "size", 0) >= limit:
-            out = calls.reduce(LIB, op, x, axes, keepdims)
+            out = _run(calls.reduce, op, x, axes, keepdims)
             if out is not None:
                 return out
         return numpy_impl(x, axes, keepdims)
@@ -103,15 +127,18 @@ def route_relu_grad(numpy_impl):
 
     def impl(g, x):
         if _state["on"] and getattr(g, "size", 0) >= limit:
-            out = calls.relu_grad(LIB, g, x)
+            out = _run(calls.relu_grad, g, x)
             if out is not None:
                 return out
         return numpy_impl(g, x)
     return impl
 
 
-_FUSED_VJPS = {"sigmoid_grad": (calls.sigmoid_grad, True), "tanh_grad": (calls.tanh_grad, True),
-               "softplus_grad": (calls.softplus_grad, False)}
+_FUSED_VJPS = {  # kernel: (function, computed from the output (else the input), family)
+    "sigmoid_grad": (calls.sigmoid_grad, True, "fused"),
+    "tanh_grad": (calls.tanh_grad, True, "fused"),
+    "softplus_grad": (calls.softplus_grad, False, "fused_exp"),
+}
 
 
 def fuse_vjp(prim, kernel):
@@ -119,19 +146,19 @@ def fuse_vjp(prim, kernel):
     active (nothing records the backward, so its intermediate ops are invisible) and the arrays
     fit, the kernel computes what the table's rule computes; otherwise the rule itself runs.
     kernel: sigmoid_grad and tanh_grad (from the output), softplus_grad (from the input)."""
-    limit = _limit("fused")
+    fn, from_output, family = _FUSED_VJPS[kernel]
+    limit = _limit(family)
     if limit is None:
         return prim
     from ..recording import active
     from ..tensor import wrap
-    fn, from_output = _FUSED_VJPS[kernel]
     rule = prim.vjp
 
     def vjp(g, ans, inputs, attrs, wanted):
         if not active and _state["on"] and wanted[0]:
             gv = getattr(g, "_value", None)
             if getattr(gv, "size", 0) >= limit:
-                out = fn(LIB, gv, ans._value if from_output else inputs[0]._value)
+                out = _run(fn, gv, ans._value if from_output else inputs[0]._value)
                 if out is not None:
                     return (wrap(out),)
         return rule(g, ans, inputs, attrs, wanted)
@@ -144,7 +171,7 @@ def sgd_momentum(w, g, m, lr, momentum, nesterov):
     limit = _limit("optimizer")
     if limit is None or not _state["on"] or w.size < limit:
         return None
-    return calls.sgd_momentum(LIB, w, g, m, lr, momentum, nesterov)
+    return _run(calls.sgd_momentum, w, g, m, lr, momentum, nesterov)
 
 
 def adam(w, g, m, v, b1c, b2c, alpha, eps):
@@ -152,7 +179,7 @@ def adam(w, g, m, v, b1c, b2c, alpha, eps):
     limit = _limit("optimizer")
     if limit is None or not _state["on"] or w.size < limit:
         return None
-    return calls.adam(LIB, w, g, m, v, b1c, b2c, alpha, eps)
+    return _run(calls.adam, w, g, m, v, b1c, b2c, alpha, eps)
 
 
 def softmax_xent_grad(logits, labels, g):
@@ -160,4 +187,4 @@ def softmax_xent_grad(logits, labels, g):
     limit = _limit("softmax_xent")
     if limit is None or not _state["on"] or logits.size < limit:
         return None
-    return calls.softmax_xent_grad(LIB, logits, labels, g)
+    return _run(calls.softmax_xent_grad, logits, labels, g)

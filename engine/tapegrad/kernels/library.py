@@ -79,9 +79,18 @@ def candidates(setting):
     return [(v, os.path.join(HERE, WASM_NAMES[v])) for v in order]
 
 
+def setting():
+    return os.environ.get("TAPEGRAD_KERNELS", "1")
+
+
+def present():
+    """Whether a kernel library may be loaded here (enabled and a file built), without loading it."""
+    return setting() != "0" and any(os.path.isfile(p) for _, p in candidates(setting()))
+
+
 def load(setting=None):
     """The Library, or (None, reason) when kernels are off or absent."""
-    setting = os.environ.get("TAPEGRAD_KERNELS", "1") if setting is None else setting
+    setting = globals()["setting"]() if setting is None else setting
     if setting == "0":
         return None, "disabled by TAPEGRAD_KERNELS=0"
     tried = []

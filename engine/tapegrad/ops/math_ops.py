@@ -6,6 +6,7 @@ first argument, ``reduce_max``/``reduce_min`` ties share it equally, ``relu'(0) 
 ``abs'(0) = 0``, ``d/dy x**y`` uses ``log(x)`` only where ``x > 0``.
 """
 from ..backend import xp
+from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, deflinear, defnondiff, defvjp, elementwise, primitive
 from ..tensor import Tensor, wrap
@@ -41,13 +42,14 @@ def _binary(prim, x, y):
 # ---------------------------------------------------------------------------------------------
 # Binary elementwise primitives (broadcasting). Each VJP undoes broadcasting in one place.
 # ---------------------------------------------------------------------------------------------
-ADD = primitive("AddV2", xp.add, _incompatible)
-SUB = primitive("Sub", xp.subtract, _incompatible)
-MUL = primitive("Mul", xp.multiply, _incompatible)
-DIV = primitive("RealDiv", _quiet(xp.true_divide), _incompatible)
+# (kernels.route_*: a C kernel beneath the NumPy call where one is faster here; see kernels/)
+ADD = primitive("AddV2", kernels.route_binary("add", xp.add), _incompatible)
+SUB = primitive("Sub", kernels.route_binary("sub", xp.subtract), _incompatible)
+MUL = primitive("Mul", kernels.route_binary("mul", xp.multiply), _incompatible)
+DIV = primitive("RealDiv", kernels.route_binary("div", _quiet(xp.true_divide)), _incompatible)
 POW = primitive("Pow", _quiet(xp.power), _incompatible)
-MAXIMUM = primitive("Maximum", xp.maximum, _incompatible)
-MINIMUM = primitive("Minimum", xp.minimum, _incompatible)
+MAXIMUM = primitive("Maximum", kernels.route_binary("max", xp.maximum), _incompatible)
+MINIMUM = primitive("Minimum", kernels.route_binary("min", xp.minimum), _incompatible)
 FLOORDIV = primitive("FloorDiv", _quiet(xp.floor_divide), _incompatible)
 FLOORMOD = primitive("FloorMod", _quiet(xp.mod), _incompatible)
 
@@ -193,7 +195,7 @@ defjvp(FLOORMOD, lambda t, ans, x, y: t,
 # ---------------------------------------------------------------------------------------------
 # Unary elementwise primitives: each declared with its derivative, used by both modes.
 # ---------------------------------------------------------------------------------------------
-NEG = primitive("Neg", xp.negative)
+NEG = primitive("Neg", kernels.route_unary("neg", xp.negative))
 deflinear(NEG, lambda g, ans, x: negative(g))
 
 
@@ -211,9 +213,11 @@ def _relu_impl(x):
     return xp.maximum(x, xp.zeros((), x.dtype))
 
 
-ABS = elementwise("Abs", xp.abs, lambda ans, x: sign(x))
-SQUARE = elementwise("Square", xp.square, lambda ans, x: multiply(_const(2, x), x))
-SQRT = elementwise("Sqrt", _quiet(xp.sqrt), lambda ans, x: realdiv(_const(0.5, ans), ans))
+ABS = elementwise("Abs", kernels.route_unary("abs", xp.abs), lambda ans, x: sign(x))
+SQUARE = elementwise("Square", kernels.route_unary("square", xp.square),
+                     lambda ans, x: multiply(_const(2, x), x))
+SQRT = elementwise("Sqrt", kernels.route_unary("sqrt", _quiet(xp.sqrt)),
+                   lambda ans, x: realdiv(_const(0.5, ans), ans))
 RSQRT = elementwise("Rsqrt", _quiet(lambda x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False)),
                     lambda ans, x: multiply(_const(-0.5, ans), multiply(ans, square(ans))))
 RECIPROCAL = elementwise("Reciprocal", _quiet(xp.reciprocal), lambda ans, x: negative(square(ans)))
@@ -228,11 +232,13 @@ TANH = elementwise("Tanh", xp.tanh, lambda ans, x: subtract(_const(1, ans), squa
 SIGMOID = elementwise("Sigmoid", _sigmoid_impl,
                       lambda ans, x: multiply(ans, subtract(_const(1, ans), ans)))
 SOFTPLUS = elementwise("Softplus", _softplus_impl, lambda ans, x: sigmoid(x))
+for _prim, _kernel in ((TANH, "tanh_grad"), (SIGMOID, "sigmoid_grad"), (SOFTPLUS, "softplus_grad")):
+    kernels.fuse_vjp(_prim, _kernel)  # one pass for g * deriv while nothing records it
 # relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
 # zero (not None), so relu'' is zeros, as in TF.
-RELU = primitive("Relu", _relu_impl)
-RELU_GRAD = primitive("ReluGrad", lambda g, x: xp.where(x > 0, g, xp.zeros((), g.dtype)),
-                      _incompatible)
+RELU = primitive("Relu", kernels.route_unary("relu", _relu_impl))
+RELU_GRAD = primitive("ReluGrad", kernels.route_relu_grad(
+    lambda g, x: xp.where(x > 0, g, xp.zeros((), g.dtype))), _incompatible)
 defvjp(RELU, lambda g, ans, x: relu_grad(g, x))
 defjvp(RELU, lambda t, ans, x: relu_grad(t, x))
 defvjp(RELU_GRAD, lambda gg, ans, g, x: relu_grad(gg, x), lambda gg, ans, g, x: _zeros_like(x))
@@ -532,9 +538,9 @@ def _mean_impl(x, axes, keepdims):
     return r.astype(x.dtype) if x.dtype.kind in "iu" else r.astype(x.dtype, copy=False)
 
 
-SUM = primitive("Sum", _sum_impl)
+SUM = primitive("Sum", kernels.route_reduce("sum", _sum_impl))
 deflinear(SUM, lambda g, ans, x, axes, keepdims: _broadcast_back(g, x, axes, keepdims))
-MEAN = primitive("Mean", _mean_impl)
+MEAN = primitive("Mean", kernels.route_reduce("mean", _mean_impl))
 deflinear(MEAN, lambda g, ans, x, axes, keepdims: realdiv(
     _broadcast_back(g, x, axes, keepdims), _const(_count(x, axes), g)))
 
@@ -554,7 +560,8 @@ def _minmax_jvp(t, ans, x, axes, keepdims):
                    reduce_sum(hits, axis=axes, keepdims=keepdims))
 
 
-MAX = primitive("Max", lambda x, axes, keepdims: xp.max(x, axis=axes, keepdims=keepdims))
+MAX = primitive("Max", kernels.route_reduce(
+    "max", lambda x, axes, keepdims: xp.max(x, axis=axes, keepdims=keepdims)))
 MIN = primitive("Min", lambda x, axes, keepdims: xp.min(x, axis=axes, keepdims=keepdims))
 for _p in (MAX, MIN):
     defvjp(_p, _minmax_vjp)
@@ -684,7 +691,7 @@ def _matmul_error(inputs, attrs, exc):
     return f"Matrix size-incompatible: In[0]: {fmt(a)}, In[1]: {fmt(b)}"
 
 
-MATMUL = primitive("MatMul", _matmul_impl, _matmul_error)
+MATMUL = primitive("MatMul", kernels.route_matmul(_matmul_impl), _matmul_error)
 
 
 def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
