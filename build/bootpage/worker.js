@@ -6,20 +6,39 @@
 // when user code imports it.
 const now = () => performance.timeOrigin + performance.now();
 const marks = { workerStart: now() };
+// For the benchmark's breakdown: time spent compiling and instantiating WebAssembly from bytes,
+// which is how Pyodide loads packages' shared libraries (its own module streams instead).
+const instantiate = WebAssembly.instantiate;
+marks.dynlibMs = 0;
+marks.dynlibs = 0;
+WebAssembly.instantiate = function (source, imports) {
+  const t = performance.now();
+  const result = instantiate.call(WebAssembly, source, imports);
+  if (!(source instanceof WebAssembly.Module)) {
+    result.then(() => { marks.dynlibMs += performance.now() - t; marks.dynlibs += 1; }, () => {});
+  }
+  return result;
+};
 importScripts("{{PYODIDE_DIR}}/pyodide.js");
+marks.pyodideJs = now();
 const indexURL = new URL("{{PYODIDE_DIR}}/", self.location.href).href;
 
 const FIRST_GRADIENT = `
+import time as _time
+_t0 = _time.perf_counter()
+import numpy
+_t1 = _time.perf_counter()
 try:
     import tapegrad as tf
+    _t2 = _time.perf_counter()
     x = tf.Variable(3.0)
     with tf.GradientTape() as t:
         y = x * x
     _text = f"d(x*x)/dx at x=3.0: {t.gradient(y, x)}"
 except (ImportError, AttributeError) as e:  # engine API not there yet: report what did load
-    import numpy
+    _t2 = _time.perf_counter()
     _text = f"engine API not ready ({e!r}); numpy {numpy.__version__} loaded"
-_text
+_text, 1000 * (_t1 - _t0), 1000 * (_t2 - _t1)
 `;
 
 let pyodide = null;
@@ -43,8 +62,9 @@ async function boot(interrupt) {
     pyodide.runPython("import random; random.seed()");
     marks.booted = now();
     if (interrupt) pyodide.setInterruptBuffer(interrupt);
-    const text = pyodide.runPython(FIRST_GRADIENT);
+    const [text, importNumpyMs, importTapegradMs] = pyodide.runPython(FIRST_GRADIENT).toJs();
     marks.gradient = now();
+    Object.assign(marks, { importNumpyMs, importTapegradMs });
     postMessage({ type: "ready", text, marks });
     lazyPackages = pyodide.loadPackage(["networkx"], { messageCallback: () => {} });
   } catch (err) {
