@@ -22,8 +22,11 @@ export function createConsole(root, { onGoToLine }) {
                           "aria-label": "Console output" });
   root.append(log);
 
-  function append(node) {
-    const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  // Follow new output while the reader is at the bottom; a new run always brings them there.
+  const atBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+
+  function append(node, force = false) {
+    const stick = force || atBottom();
     log.append(node);
     while (log.childElementCount > MAX_CHUNKS) log.firstElementChild.remove();
     if (stick) log.scrollTop = log.scrollHeight;
@@ -33,8 +36,8 @@ export function createConsole(root, { onGoToLine }) {
     output(stream, text) {
       const last = log.lastElementChild;
       if (last && last.dataset.stream === stream && last.textContent.length < 20000) {
+        const stick = atBottom();
         last.append(text);    // a text node: same stream continues in the same chunk
-        const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 64;
         if (stick) log.scrollTop = log.scrollHeight;
         return;
       }
@@ -55,7 +58,7 @@ export function createConsole(root, { onGoToLine }) {
       append(box);
     },
     note(text, kind = "info") {
-      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text));
+      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text), kind === "run");
     },
     clear() {
       log.replaceChildren();
