@@ -13,18 +13,22 @@ from .backend import xp as np  # the array seam (see backend.py)
 from . import dtypes
 from .tensor import wrap
 
-_state = {"rng": np.random.default_rng(), "seed": None, "op_rngs": {}}
+# The global stream is made at its first draw: importing numpy.random costs a noticeable part of
+# the page's boot in Pyodide, and most tape code never draws.
+_state = {"rng": None, "seed": None, "op_rngs": {}}
 
 
 def set_seed(seed):
     """Resets the global random stream (and every op-level stream) from ``seed``."""
     _state["seed"] = None if seed is None else int(seed)
-    _state["rng"] = np.random.default_rng(_state["seed"])
+    _state["rng"] = None
     _state["op_rngs"] = {}
 
 
 def _rng(seed):
     if seed is None:
+        if _state["rng"] is None:
+            _state["rng"] = np.random.default_rng(_state["seed"])
         return _state["rng"]
     rngs = _state["op_rngs"]
     if seed not in rngs:
