@@ -45,10 +45,73 @@ TG_EXPORT void CAT(tg_relu_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T *ou
   FOR_VECTORS(2, n, in, out, SEL(x_[1] > SPLAT(0), x_[0], SPLAT(0)));
 }
 
-/* d softplus: g * sigmoid(x) = g * (1 / (1 + exp(-x))) */
+/* e[i] = exp(x[i] * scale - shift) for cnt elements, EXP_WAYS vectors at a time (see vexp.h). */
+static void CAT(exp_block, SFX)(const T *x, T *e, ptrdiff_t cnt, T scale, T shift) {
+  VEXP_CONSTS;
+  V vs = SPLAT(scale), vh = SPLAT(shift), v[EXP_WAYS];
+  ptrdiff_t i = 0;
+  for (; i + EXP_WAYS * L <= cnt; i += EXP_WAYS * L) {
+    for (int j = 0; j < EXP_WAYS; j++) v[j] = LD(x + i + j * L) * vs - vh;
+    VEXP(v);
+    for (int j = 0; j < EXP_WAYS; j++) ST(e + i + j * L, v[j]);
+  }
+  if (i < cnt) {  /* the tail through a zero-padded buffer */
+    T buf[EXP_WAYS * L] = {0};
+    for (ptrdiff_t j = i; j < cnt; j++) buf[j - i] = x[j];
+    for (int j = 0; j < EXP_WAYS; j++) v[j] = LD(buf + j * L) * vs - vh;
+    VEXP(v);
+    for (int j = 0; j < EXP_WAYS; j++) ST(buf + j * L, v[j]);
+    for (ptrdiff_t j = i; j < cnt; j++) e[j] = buf[j - i];
+  }
+}
+
+/* d softplus: g * sigmoid(x) = g * (1 / (1 + exp(-x))), in chunks that stay in L1 */
 TG_EXPORT void CAT(tg_softplus_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T *out) {
-  const T *in[2] = {g, x};
-  FOR_VECTORS(2, n, in, out, x_[0] * (SPLAT(1) / (SPLAT(1) + VEXP(-x_[1]))));
+  V one = SPLAT(1);
+  for (ptrdiff_t c0 = 0; c0 < n; c0 += 512) {
+    ptrdiff_t cnt = n - c0 < 512 ? n - c0 : 512;
+    CAT(exp_block, SFX)(x + c0, out + c0, cnt, (T)-1, (T)0);
+    const T *in[2] = {g + c0, out + c0};
+    FOR_VECTORS(2, cnt, in, out + c0, x_[0] * (one / (one + x_[1])));
+  }
+}
+
+/* Sum and max (NaN if any) of n >= 1 elements, in vector lanes. */
+static T CAT(vsum, SFX)(const T *x, ptrdiff_t n) {
+  V s0 = SPLAT(0), s1 = SPLAT(0);
+  ptrdiff_t i = 0;
+  for (; i + 2 * L <= n; i += 2 * L) {
+    s0 += LD(x + i);
+    s1 += LD(x + i + L);
+  }
+  s0 += s1;
+  T total = 0;
+  for (int j = 0; j < L; j++) total += s0[j];
+  for (; i < n; i++) total += x[i];
+  return total;
+}
+
+static T CAT(vmax, SFX)(const T *x, ptrdiff_t n) {
+  T best = x[0];
+  ptrdiff_t i = 0;
+  if (n >= L) {
+    V m = LD(x);
+    M nan = m != m;
+    for (i = L; i + L <= n; i += L) {
+      V a = LD(x + i);
+      nan |= a != a;
+      m = SEL(a > m, a, m);
+    }
+    for (int j = 0; j < L; j++) {
+      if (nan[j]) return (T)__builtin_nan("");
+      best = m[j] > best ? m[j] : best;
+    }
+  }
+  for (; i < n; i++) {
+    if (x[i] != x[i]) return x[i];
+    best = x[i] > best ? x[i] : best;
+  }
+  return best;
 }
 
 /* Gradient of loss_r = -sum_j z[r,j] * log_softmax(x[r])_j with respect to the logits x, scaled
@@ -57,15 +120,10 @@ TG_EXPORT void CAT(tg_softplus_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T
 TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T *x, const T *z,
                                               const T *g, T *out) {
   for (ptrdiff_t r = 0; r < m; r++, x += n, z += n, out += n) {
-    T mx = x[0], zs = 0;
-    for (ptrdiff_t j = 1; j < n; j++) mx = (x[j] > mx || x[j] != x[j]) ? x[j] : mx;
-    for (ptrdiff_t j = 0; j < n; j++) zs += z[j];
-    V vmx = SPLAT(mx);
-    const T *in[1] = {x};
-    FOR_VECTORS(1, n, in, out, VEXP(x_[0] - vmx));
-    T total = 0;
-    for (ptrdiff_t j = 0; j < n; j++) total += out[j];
-    T scale = zs / total;
+    T mx = CAT(vmax, SFX)(x, n);
+    T zs = CAT(vsum, SFX)(z, n);
+    CAT(exp_block, SFX)(x, out, n, (T)1, mx);
+    T scale = zs / CAT(vsum, SFX)(out, n);
     V vs = SPLAT(scale), vg = SPLAT(g[r]);
     const T *in2[2] = {out, z};
     FOR_VECTORS(2, n, in2, out, vg * (x_[0] * vs - x_[1]));

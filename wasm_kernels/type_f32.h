@@ -9,5 +9,6 @@
 #define SPLAT splat_f32
 #define SEL sel_f32
 #define VSQRT sqrt_f32
-#define VEXP exp_f32
+#define VEXP(xs) exp_f32((xs), &ek_) /* EXP_WAYS vectors in place; needs VEXP_CONSTS */
+#define VEXP_CONSTS exp_f32_k ek_ = exp_f32_consts()
 #define SSQRT __builtin_sqrtf

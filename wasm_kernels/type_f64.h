@@ -9,5 +9,6 @@
 #define SPLAT splat_f64
 #define SEL sel_f64
 #define VSQRT sqrt_f64
-#define VEXP exp_f64
+#define VEXP(xs) exp_f64((xs), &ek_) /* EXP_WAYS vectors in place; needs VEXP_CONSTS */
+#define VEXP_CONSTS exp_f64_k ek_ = exp_f64_consts()
 #define SSQRT __builtin_sqrt

@@ -9,4 +9,5 @@
 #undef SEL
 #undef VSQRT
 #undef VEXP
+#undef VEXP_CONSTS
 #undef SSQRT
