@@ -4,6 +4,7 @@ Recorders are the active ``GradientTape``s and ``ForwardAccumulator``s, outermos
 appends a plain ``Record`` when one of the op's inputs is watched by it; an accumulator computes
 the output's tangent. ``bind`` is the only place where ops are executed.
 """
+import bisect
 import os
 import sys
 
@@ -18,41 +19,108 @@ capture_source_lines = True
 
 
 class Record:
-    """One recorded op: what ran, on which tensors, what came out, and the user's line."""
+    """One recorded op: what ran, on which tensors, what came out, and the user's line.
 
-    __slots__ = ("op", "inputs", "output", "attrs", "where", "scope")
+    ``where`` is ``(filename, line number, function name)`` or None. Recording keeps only the
+    user's code object and instruction offset (``from_site``); the line is looked up the first
+    time someone asks, which keeps the hot path free of line-table decoding.
+    """
+
+    __slots__ = ("op", "inputs", "output", "attrs", "scope", "_where", "_lasti")
 
     def __init__(self, op, inputs, output, attrs, where, scope):
         self.op = op
         self.inputs = inputs
         self.output = output
         self.attrs = attrs
-        self.where = where
         self.scope = scope
+        self._where = where
+        self._lasti = -1
+
+    @property
+    def where(self):
+        w = self._where
+        if type(w) is _CodeType:
+            w = self._where = (w.co_filename, line_at(w, self._lasti), w.co_name)
+        return w
 
     def __repr__(self):
         ins = ", ".join(str(x._id) for x in self.inputs)
         return f"<Record {self.op.name}({ins}) -> {self.output._id}>"
 
 
+_CodeType = type(Record.__init__.__code__)
+
+
+def line_at(code, lasti):
+    """The source line of the instruction at byte offset ``lasti`` in ``code`` (what the frame's
+    ``f_lineno`` read at that instruction)."""
+    if lasti < 0:
+        return code.co_firstlineno
+    table = _line_tables.get(id(code))
+    if table is None or table[0] is not code:
+        starts, lines = [], []
+        for start, _end, line in code.co_lines():
+            starts.append(start)
+            lines.append(line)
+        table = _line_tables[id(code)] = (code, starts, lines)
+    i = bisect.bisect_right(table[1], lasti) - 1
+    line = table[2][i] if i >= 0 else None
+    return line if line is not None else -1
+
+
+_line_tables = {}  # id(code) -> (code, range starts, their lines), for lazy source lines
+
+
+def site():
+    """The user's code object and instruction offset for a recorder called by ``bind``: the
+    innermost frame above ``bind``'s caller that is outside the engine and NumPy. The recorder's
+    own frame is depth 0 here plus one for this function, so the walk starts at depth 3."""
+    if not capture_source_lines:
+        return None, -1
+    f = _getframe(3)
+    engine = _engine_codes
+    while f is not None:
+        code = f.f_code
+        inside = engine.get(id(code))
+        if inside is None:
+            inside = _classify(code)
+        if not inside:
+            return code, f.f_lasti
+        f = f.f_back
+    return None, -1
+
+
 def user_line():
     """(filename, line number, function name) of the innermost frame outside the engine."""
     if not capture_source_lines:
         return None
-    f = sys._getframe(2)
+    f = _getframe(2)
     engine = _engine_codes
     while f is not None:
         code = f.f_code
-        inside = engine.get(code)
+        inside = engine.get(id(code))
         if inside is None:
-            inside = engine[code] = code.co_filename.startswith(_SKIP_DIRS)
+            inside = _classify(code)
         if not inside:
             return (code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back
     return None
 
 
-_engine_codes = {}  # code object -> whether it belongs to the engine
+# id(code object) -> whether it belongs to the engine or NumPy. Keyed by id because hashing a
+# code object hashes its constants (microseconds for a module's code); the objects are kept in
+# ``_classified`` so that an id is never reused while it is a key.
+_engine_codes = {}
+_classified = []
+_getframe = sys._getframe
+
+
+def _classify(code):
+    inside = code.co_filename.startswith(_SKIP_DIRS)
+    _classified.append(code)
+    _engine_codes[id(code)] = inside
+    return inside
 
 
 def user_frame():
@@ -70,12 +138,19 @@ def bind(prim, inputs, attrs):
     """Runs ``prim`` on ``inputs`` (Tensors) and shows the result to every active recorder."""
     try:
         n = len(inputs)
-        if n == 2:
-            out = prim.impl(inputs[0]._value, inputs[1]._value, **attrs)
+        if attrs:
+            if n == 2:
+                out = prim.impl(inputs[0]._value, inputs[1]._value, **attrs)
+            elif n == 1:
+                out = prim.impl(inputs[0]._value, **attrs)
+            else:
+                out = prim.impl(*[x._value for x in inputs], **attrs)
+        elif n == 2:  # no keyword arguments: a plain call is cheaper than one with ``**{}``
+            out = prim.impl(inputs[0]._value, inputs[1]._value)
         elif n == 1:
-            out = prim.impl(inputs[0]._value, **attrs)
+            out = prim.impl(inputs[0]._value)
         else:
-            out = prim.impl(*[x._value for x in inputs], **attrs)
+            out = prim.impl(*[x._value for x in inputs])
     except (ValueError, TypeError, IndexError) as e:
         raise op_error(prim, inputs, attrs, e) from None
     t = _new(EagerTensor)

@@ -64,13 +64,20 @@ def defvjp(prim, *per_input):
 
         def vjp(g, ans, inputs, attrs, wanted):  # the common binary case, unrolled
             x, y = inputs
-            return (f0(g, ans, x, y, **attrs) if wanted[0] and f0 is not None else None,
-                    f1(g, ans, x, y, **attrs) if wanted[1] and f1 is not None else None)
+            if attrs:
+                return (f0(g, ans, x, y, **attrs) if wanted[0] and f0 is not None else None,
+                        f1(g, ans, x, y, **attrs) if wanted[1] and f1 is not None else None)
+            return (f0(g, ans, x, y) if wanted[0] and f0 is not None else None,
+                    f1(g, ans, x, y) if wanted[1] and f1 is not None else None)
     elif len(per_input) == 1:
         f0 = per_input[0]
 
         def vjp(g, ans, inputs, attrs, wanted):
-            return (f0(g, ans, *inputs, **attrs) if wanted[0] and f0 is not None else None,)
+            if not wanted[0] or f0 is None:
+                return (None,)
+            if attrs:
+                return (f0(g, ans, *inputs, **attrs),)
+            return (f0(g, ans, *inputs),)
     else:
         def vjp(g, ans, inputs, attrs, wanted):
             return [f(g, ans, *inputs, **attrs) if w and f is not None else None

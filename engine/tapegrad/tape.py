@@ -17,9 +17,9 @@ import logging
 from .backend import xp as np  # the array seam (see backend.py)
 
 from . import nest
-from .recording import Record, active, scope_stack, user_line
+from .recording import Record, active, scope_stack, site, user_line
 from .table import defvjp, primitive
-from .tensor import Tensor, convert_to_tensor, wrap
+from .tensor import Tensor, _new, convert_to_tensor, wrap
 from .variables import Variable
 
 log = logging.getLogger("tapegrad")
@@ -160,8 +160,15 @@ class GradientTape:
                         cut[out._id] = c
                         break
             return
-        rec = Record(prim, inputs, out, attrs, user_line(),
-                     tuple(scope_stack) if scope_stack else None)
+        # The hot path: the Record is filled slot by slot and its source line is kept as the
+        # user's code object and instruction offset, resolved only when ``where`` is read.
+        rec = _new(Record)
+        rec.op = prim
+        rec.inputs = inputs
+        rec.output = out
+        rec.attrs = attrs
+        rec.scope = tuple(scope_stack) if scope_stack else None
+        rec._where, rec._lasti = site()
         if out._value.dtype.kind in "fc":
             watched.add(out._id)
         else:
@@ -416,7 +423,6 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
     otherwise with the engine's ``add``, so an outer tape records them (higher order).
     """
     from .ops.math_ops import add
-    n = len(records)
     # Only what the tape follows can receive a gradient: an unwatched tensor used beside a
     # watched one is a constant to the tape, so its gradient is None (as in TensorFlow).
     # A source that is itself a target still gets its seed (d x / d x = 1).
@@ -426,12 +432,13 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
         target_ids = {t._id for t in targets}
         reach = {i for i in source_ids if i in tape._watched or i in target_ids}
     relevant = []
-    for i in range(n):
-        rec = records[i]
+    keep_record = relevant.append
+    reached = reach.add
+    for rec in records:
         for x in rec.inputs:
             if x._id in reach:
-                relevant.append(rec)
-                reach.add(rec.output._id)
+                keep_record(rec)
+                reached(rec.output._id)
                 break
     keep = set(source_ids)
     grads = {}
@@ -455,20 +462,46 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
     for t, s in zip(targets, seeds):
         if t._id in reach and t._value.dtype.kind in "fc":
             accumulate(t._id, s)
+    take, peek = grads.pop, grads.get
     for rec in reversed(relevant):
         oid = rec.output._id
-        g = grads.get(oid) if oid in keep else grads.pop(oid, None)
+        g = take(oid, None) if oid not in keep else peek(oid)
         if g is None:
             continue
-        prim = rec.op
-        if prim.vjp is None:
-            raise LookupError(f"gradient registry has no entry for: {prim.name}")
+        vjp = rec.op.vjp
+        if vjp is None:
+            raise LookupError(f"gradient registry has no entry for: {rec.op.name}")
         inputs = rec.inputs
+        if len(inputs) == 2:  # the common cases, unrolled: one or both inputs, first gradient
+            a, b = inputs
+            wanted = (a._id in reach, b._id in reach)
+            cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
+            if events is not None:
+                events.append((rec, g, cts, wanted))
+            if len(cts) != 2:
+                _accumulate_each(accumulate, inputs, cts, wanted)
+                continue
+            ca, cb = cts
+            if ca is not None and wanted[0]:
+                if a._id in grads:
+                    accumulate(a._id, ca)
+                else:
+                    grads[a._id] = ca
+            if cb is not None and wanted[1]:
+                if b._id in grads:
+                    accumulate(b._id, cb)
+                else:
+                    grads[b._id] = cb
+            continue
         wanted = [x._id in reach for x in inputs]
-        cts = prim.vjp(g, rec.output, inputs, rec.attrs, wanted)
+        cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
         if events is not None:
             events.append((rec, g, cts, wanted))
-        for x, ct, w in zip(inputs, cts, wanted):
-            if w and ct is not None:
-                accumulate(x._id, ct)
+        _accumulate_each(accumulate, inputs, cts, wanted)
     return {k: grads[k] for k in keep if k in grads}
+
+
+def _accumulate_each(accumulate, inputs, cts, wanted):
+    for x, ct, w in zip(inputs, cts, wanted):
+        if w and ct is not None:
+            accumulate(x._id, ct)
