@@ -8,7 +8,7 @@
 
 import "./graph.css";
 import { html, svg, setText } from "./dom.js";
-import { buildModel, initiallyCollapsed, visibleGraph } from "./model.js";
+import { boxOfTape, buildModel, initiallyCollapsed, visibleGraph } from "./model.js";
 import { createRenderer } from "./render.js";
 import { createViewport } from "./viewport.js";
 import { createTimeline } from "./timeline.js";
@@ -44,7 +44,8 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
   const empty = html("div", { class: "tg-graph-empty", "data-testid": "graph-empty" },
     ["Nothing recorded yet. Run code that uses tf.GradientTape to see its tape here."]);
   const details = createDetails({ onLine: (line) => highlight(line) });
-  const legend = createLegend();
+  // A graph pane shorter than this (an embed, a docs page) starts with the legend folded.
+  const legend = createLegend({ open: rootEl.clientHeight === 0 || rootEl.clientHeight >= 420 });
   const stage = html("div", { class: "tg-graph-stage" }, [svgEl, empty, details.el, legend.el]);
   const timeline = createTimeline({ onPosition: () => step(true), onMode: selectMode });
   const panel = html("div", { class: "tg-graph", "data-testid": "graph-panel" }, [toolbar, stage, timeline.el]);
@@ -108,9 +109,13 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     if (pinned) showDetails(pinned);
     else details.hide();
     step(false);
-    if (fit) viewport.fit(view.box);
+    if (fit) fitToTape();
     groupsButton.hidden = model.groups.size === 0;
     setText(groupsButton, collapsed.size ? "open groups" : "close groups");
+  }
+
+  function fitToTape() {
+    viewport.fit(model.tapes.length > 1 ? boxOfTape(model, renderer.view, ti) : renderer.view.box);
   }
 
   function selectTape(index) {
@@ -119,6 +124,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     mode = ci >= 0 ? mode : "forward";
     selector.set(model.tapes, ti, ci);
     resetTimeline();
+    fitToTape();
     step(true);
   }
 
@@ -196,7 +202,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
 
   zoomIn.addEventListener("click", () => viewport.zoomBy(1.25));
   zoomOut.addEventListener("click", () => viewport.zoomBy(0.8));
-  fitButton.addEventListener("click", () => model && viewport.fit(renderer.view.box));
+  fitButton.addEventListener("click", () => model && fitToTape());
   groupsButton.addEventListener("click", () => {
     if (!model) return;
     collapsed = collapsed.size ? new Set() : new Set(model.groups.keys());

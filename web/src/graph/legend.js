@@ -1,4 +1,5 @@
-// The legend: what each node shape and each colour means. Collapsible, open by default.
+// The legend: what each node shape and each colour means. Collapsible; the panel opens it when
+// there is room (in a small embed it would cover the graph).
 
 import { html } from "./dom.js";
 
@@ -17,10 +18,11 @@ const ENTRIES = [
   ["pruned", "pruned / not on path"],
 ];
 
-export function createLegend() {
+export function createLegend({ open = true } = {}) {
   const list = html("ul", { class: "tg-graph-legend-list" }, ENTRIES.map(([key, text]) =>
     html("li", {}, [html("span", { class: `tg-graph-swatch tg-graph-swatch-${key}`, "aria-hidden": "true" }), text])));
-  const toggle = html("button", { type: "button", class: "tg-graph-legend-toggle", "aria-expanded": "true",
+  list.hidden = !open;
+  const toggle = html("button", { type: "button", class: "tg-graph-legend-toggle", "aria-expanded": String(open),
     "data-testid": "graph-legend-toggle" }, ["legend"]);
   const el = html("div", { class: "tg-graph-legend", "data-testid": "graph-legend" }, [toggle, list]);
   toggle.addEventListener("click", () => {

@@ -206,6 +206,19 @@ export function visibleGraph(model, collapsed) {
   };
 }
 
+/**
+ * The bounds of what one tape recorded or watched, as drawn in `view` (a collapsed group counts
+ * when one of its members belongs to the tape). With several tapes in one run (a training loop
+ * records one per step) fitting to this keeps the selected tape readable; everything drawn is the
+ * fallback when the tape owns no node.
+ */
+export function boxOfTape(model, view, tapeIndex) {
+  const ofTape = (node) => Array.isArray(node.tapes) && node.tapes.includes(tapeIndex);
+  const mine = view.items.filter((it) => (it.node ? ofTape(it.node)
+    : it.group.members.some((m) => ofTape(model.nodes.get(m)))));
+  return mine.length ? bounds(mine) : view.box;
+}
+
 /** The rightmost op among a group's members (its output leaves the group there). */
 function anchorOf(model, g) {
   let best = null;
