@@ -9,7 +9,7 @@ import os
 import sys
 
 from .errors import InvalidArgumentError
-from .tensor import EagerTensor, _next_id, _new
+from .tensor import EagerTensor, _next_id
 
 active = []          # recorders, outermost first
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -22,20 +22,25 @@ class Record:
     """One recorded op: what ran, on which tensors, what came out, and the user's line.
 
     ``where`` is ``(filename, line number, function name)`` or None. Recording keeps only the
-    user's code object and instruction offset (``from_site``); the line is looked up the first
-    time someone asks, which keeps the hot path free of line-table decoding.
+    user's code object and instruction offset (see ``site``); the line is looked up the first
+    time someone asks, which keeps the hot path free of line-table decoding. A tape fills the
+    slots of ``Record()`` one by one (no Python ``__init__`` on the hot path); ``Record.of``
+    builds one from a resolved line.
     """
 
     __slots__ = ("op", "inputs", "output", "attrs", "scope", "_where", "_lasti")
 
-    def __init__(self, op, inputs, output, attrs, where, scope):
-        self.op = op
-        self.inputs = inputs
-        self.output = output
-        self.attrs = attrs
-        self.scope = scope
-        self._where = where
-        self._lasti = -1
+    @classmethod
+    def of(cls, op, inputs, output, attrs, where, scope):
+        rec = cls()
+        rec.op = op
+        rec.inputs = inputs
+        rec.output = output
+        rec.attrs = attrs
+        rec.scope = scope
+        rec._where = where
+        rec._lasti = -1
+        return rec
 
     @property
     def where(self):
@@ -47,9 +52,6 @@ class Record:
     def __repr__(self):
         ins = ", ".join(str(x._id) for x in self.inputs)
         return f"<Record {self.op.name}({ins}) -> {self.output._id}>"
-
-
-_CodeType = type(Record.__init__.__code__)
 
 
 def line_at(code, lasti):
@@ -69,6 +71,7 @@ def line_at(code, lasti):
     return line if line is not None else -1
 
 
+_CodeType = type(line_at.__code__)
 _line_tables = {}  # id(code) -> (code, range starts, their lines), for lazy source lines
 
 
@@ -153,7 +156,7 @@ def bind(prim, inputs, attrs):
             out = prim.impl(*[x._value for x in inputs])
     except (ValueError, TypeError, IndexError) as e:
         raise op_error(prim, inputs, attrs, e) from None
-    t = _new(EagerTensor)
+    t = EagerTensor()
     t._value = out
     t._id = _next_id()
     if active:

@@ -19,7 +19,7 @@ from .backend import xp as np  # the array seam (see backend.py)
 from . import nest
 from .recording import Record, active, scope_stack, site, user_line
 from .table import defvjp, primitive
-from .tensor import Tensor, _new, convert_to_tensor, wrap
+from .tensor import Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
 log = logging.getLogger("tapegrad")
@@ -162,7 +162,7 @@ class GradientTape:
             return
         # The hot path: the Record is filled slot by slot and its source line is kept as the
         # user's code object and instruction offset, resolved only when ``where`` is read.
-        rec = _new(Record)
+        rec = Record()
         rec.op = prim
         rec.inputs = inputs
         rec.output = out
@@ -187,8 +187,8 @@ class GradientTape:
             if var._id not in self._watched:
                 return
         self._watched.add(t._id)
-        self._records.append(Record(READ, (var,), t, {}, user_line(),
-                                    tuple(scope_stack) if scope_stack else None))
+        self._records.append(Record.of(READ, (var,), t, {}, user_line(),
+                                       tuple(scope_stack) if scope_stack else None))
 
     def on_export(self, t):
         """A watched tensor's value was taken by NumPy (``np.mean(x)``): the tape loses it."""

@@ -199,9 +199,14 @@ class Tensor(ArrayProperties):
 
 
 class EagerTensor(Tensor):
-    """The concrete class of every tensor the engine makes (``type(x).__name__`` reads as in TF)."""
+    """The concrete class of every tensor the engine makes (``type(x).__name__`` reads as in TF).
+
+    Only the engine makes them (``wrap``, ``bind``): ``EagerTensor()`` is an empty one whose
+    slots the caller fills. It runs no Python ``__init__``, which is the cheapest allocation.
+    """
 
     __slots__ = ()
+    __init__ = object.__init__
 
 
 class _Reference:
@@ -227,7 +232,7 @@ _new = object.__new__
 
 def wrap(array):
     """A new Tensor around ``array`` (no copy, no checks): the engine's hot path."""
-    t = _new(EagerTensor)
+    t = EagerTensor()
     t._value = array
     t._id = _next_id()
     return t

@@ -91,9 +91,9 @@ def test_no_source_lines_when_capture_is_off(monkeypatch):
 
 
 def test_record_built_directly_keeps_the_line_it_was_given():
-    rec = recording.Record(None, (), None, {}, ("f.py", 3, "g"), None)
+    rec = recording.Record.of(None, (), None, {}, ("f.py", 3, "g"), None)
     assert rec.where == ("f.py", 3, "g")
-    assert recording.Record(None, (), None, {}, None, None).where is None
+    assert recording.Record.of(None, (), None, {}, None, None).where is None
 
 
 def test_bind_passes_attributes_only_when_there_are_some():
