@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the C kernels. One source, two targets:
-#   build.sh [--if-stale] native OUT_DIR   -> OUT_DIR/libtapegrad_kernels.so (host compiler, -O3, loaded by ctypes)
-#   build.sh wasm OUT_DIR     -> OUT_DIR/tapegrad_kernels_simd.wasm (wasm32 SIMD side module) and,
+#   build.sh [--if-stale] native OUT_DIR -> OUT_DIR/libtapegrad_kernels.so (host compiler, -O3)
+#   build.sh [--if-stale] wasm OUT_DIR   -> OUT_DIR/tapegrad_kernels_simd.wasm (wasm32 SIMD side module) and,
 #                                when the clang knows relaxed SIMD, tapegrad_kernels_relaxed.wasm
 # Exits 0 without output files when no suitable compiler is found (the engine then uses NumPy only),
 # saying so once on stderr. CC / WASM_CC / WASM_LD override the compilers; NATIVE_FLAGS the target.

@@ -36,3 +36,8 @@ def test_rules_and_kernels_use_the_backend_module():
     from tapegrad.ops import conv_ops, indexing_ops, linalg_ops, math_ops, shape_ops
     for mod in (math_ops, conv_ops, indexing_ops, linalg_ops, shape_ops):
         assert mod.xp is backend.xp
+
+
+def test_kernel_dispatch_reaches_arrays_through_the_backend():
+    from tapegrad.kernels import calls, measure
+    assert calls.xp is backend.xp and measure.xp is backend.xp
