@@ -22,7 +22,7 @@ class Record:
     """One recorded op: what ran, on which tensors, what came out, and the user's line.
 
     ``where`` is ``(filename, line number, function name)`` or None. Recording keeps only the
-    user's code object and instruction offset (see ``site``); the line is looked up the first
+    user's code object and instruction offset (see ``GradientTape.on_op``); the line is looked up the first
     time someone asks, which keeps the hot path free of line-table decoding. A tape fills the
     slots of ``Record()`` one by one (no Python ``__init__`` on the hot path); ``Record.of``
     builds one from a resolved line.
@@ -65,33 +65,15 @@ def line_at(code, lasti):
         for start, _end, line in code.co_lines():
             starts.append(start)
             lines.append(line)
+        if len(_line_tables) >= 10_000:
+            _line_tables.clear()
         table = _line_tables[id(code)] = (code, starts, lines)
     i = bisect.bisect_right(table[1], lasti) - 1
-    line = table[2][i] if i >= 0 else None
-    return line if line is not None else -1
+    return table[2][i] if i >= 0 else None   # None where the code has no line, as f_lineno
 
 
 _CodeType = type(line_at.__code__)
 _line_tables = {}  # id(code) -> (code, range starts, their lines), for lazy source lines
-
-
-def site():
-    """The user's code object and instruction offset for a recorder called by ``bind``: the
-    innermost frame above ``bind``'s caller that is outside the engine and NumPy. The recorder's
-    own frame is depth 0 here plus one for this function, so the walk starts at depth 3."""
-    if not capture_source_lines:
-        return None, -1
-    f = _getframe(3)
-    engine = _engine_codes
-    while f is not None:
-        code = f.f_code
-        inside = engine.get(id(code))
-        if inside is None:
-            inside = _classify(code)
-        if not inside:
-            return code, f.f_lasti
-        f = f.f_back
-    return None, -1
 
 
 def user_line():
@@ -120,6 +102,9 @@ _getframe = sys._getframe
 
 
 def _classify(code):
+    if len(_classified) >= 100_000:  # code made at run time (exec, the playground's runs)
+        _classified.clear()
+        _engine_codes.clear()
     inside = code.co_filename.startswith(_SKIP_DIRS)
     _classified.append(code)
     _engine_codes[id(code)] = inside

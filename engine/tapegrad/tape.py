@@ -13,16 +13,20 @@ tf.Tensor(6.0, shape=(), dtype=float32)
 """
 import enum
 import logging
+import sys
 
 from .backend import xp as np  # the array seam (see backend.py)
 
 from . import nest
-from .recording import Record, active, scope_stack, site, user_line
+from . import recording
+from .recording import Record, active, scope_stack, user_line
 from .table import defvjp, primitive
 from .tensor import Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
 log = logging.getLogger("tapegrad")
+_engine_codes, _classify = recording._engine_codes, recording._classify
+_getframe = sys._getframe
 
 # Reading a variable inside a tape: the edge from the variable to the tensor that was read.
 READ = primitive("ReadVariableOp", None)
@@ -168,7 +172,23 @@ class GradientTape:
         rec.output = out
         rec.attrs = attrs
         rec.scope = tuple(scope_stack) if scope_stack else None
-        rec._where, rec._lasti = site()
+        rec._where = None
+        if recording.capture_source_lines:
+            # The user's line: the innermost frame above bind's caller (depth 2 from here,
+            # under bind) that is outside the engine and NumPy. Each frame's code object is
+            # classified once; a frame object is made only for frames actually looked at.
+            engine = _engine_codes
+            f = _getframe(2)
+            while f is not None:
+                code = f.f_code
+                inside = engine.get(id(code))
+                if inside is None:
+                    inside = _classify(code)
+                if not inside:
+                    rec._where = code
+                    rec._lasti = f.f_lasti
+                    break
+                f = f.f_back
         if out._value.dtype.kind in "fc":
             watched.add(out._id)
         else:
