@@ -18,22 +18,26 @@ from tapegrad.kernels import calls, dispatch
 
 
 def best_time(fn, budget, max_reps=50):
-    """Best wall time of up to max_reps runs within about `budget` seconds (at least two runs)."""
+    """Best time per call over up to max_reps samples within about `budget` seconds (at least
+    two). A sample runs the call enough times to last 2 ms: browsers coarsen their clock."""
     # Warm-up: V8 runs a wasm function in its baseline tier until it has been called (and
     # looped) enough to be optimized, which takes effect at a later call; a training loop gets
     # there in its first steps.
     start = time.perf_counter()
-    for _ in range(5):
+    calls_made = 0
+    while calls_made < 5 and (calls_made == 0 or time.perf_counter() - start < budget / 2):
         fn()
-        if time.perf_counter() - start > budget / 2:
-            break
+        calls_made += 1
+    per_call = max((time.perf_counter() - start) / calls_made, 1e-7)
+    inner = max(1, min(10_000, int(0.002 / per_call)))
     best, start, reps = float("inf"), time.perf_counter(), 0
     while reps < 2 or (reps < max_reps and time.perf_counter() - start < budget):
         t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
+        for _ in range(inner):
+            fn()
+        best = min(best, (time.perf_counter() - t) / inner)
         reps += 1
-    return best
+    return max(best, 1e-9)
 
 
 def cases(quick):
