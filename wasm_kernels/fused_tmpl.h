@@ -119,11 +119,16 @@ static T CAT(vmax, SFX)(const T *x, ptrdiff_t n) {
  * `out` doubles as the buffer of exponentials. A row holding NaN or inf gives NaN, as NumPy. */
 TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T *x, const T *z,
                                               const T *g, T *out) {
-  for (ptrdiff_t r = 0; r < m; r++, x += n, z += n, out += n) {
-    T mx = CAT(vmax, SFX)(x, n);
-    T zs = CAT(vsum, SFX)(z, n);
-    CAT(exp_block, SFX)(x, out, n, (T)1, mx);
-    T scale = zs / CAT(vsum, SFX)(out, n);
+  /* out = x - rowmax, then exp over the whole block at once (short rows would otherwise spend
+   * their time in exp's padded tail), then each row scaled. */
+  for (ptrdiff_t r = 0; r < m; r++) {
+    V vmx = SPLAT(CAT(vmax, SFX)(x + r * n, n));
+    const T *in[1] = {x + r * n};
+    FOR_VECTORS(1, n, in, out + r * n, x_[0] - vmx);
+  }
+  CAT(exp_block, SFX)(out, out, m * n, (T)1, (T)0);
+  for (ptrdiff_t r = 0; r < m; r++, z += n, out += n) {
+    T scale = CAT(vsum, SFX)(z, n) / CAT(vsum, SFX)(out, n);
     V vs = SPLAT(scale), vg = SPLAT(g[r]);
     const T *in2[2] = {out, z};
     FOR_VECTORS(2, n, in2, out, vg * (x_[0] * vs - x_[1]));
