@@ -9,28 +9,28 @@ output (of the input for reductions; multiply-adds m*n*k*batch for matmul).
 Natively NumPy runs BLAS (matmul) and its own SIMD loops, and a ctypes call costs about 1 us;
 inside Pyodide NumPy has neither BLAS nor SIMD, and a ctypes call costs about 10 us.
 """
-# Measured on the 2-core development machine under heavy shared load (loadavg 12), so absolute
-# times were 3-5x slower than idle; the crossovers are ratios and move less. Re-measure and update.
+# Measured on the 2-core development machine (load average about 2.5, shared), Pyodide under
+# Node with the plain-SIMD module; rounded towards NumPy where the crossover was close.
 NATIVE = {
-    "matmul": None,        # OpenBLAS wins at every size (kernel 23 us vs 8 us at 64^3)
+    "matmul": None,        # OpenBLAS wins (kernel 21 us vs 8 us at 64^3; ctypes alone costs ~5 us)
     "binary": None,        # NumPy's own SIMD loops: equal from 256k elements on, slower below
     "unary": None,
     "reduce": 16384,       # row sums: NumPy's pairwise sum per short row is slower
     "fused": 16384,        # one pass instead of two or three temporaries
-    "fused_exp": None,     # softplus backward: NumPy's own SIMD exp is faster than ours
-    "softmax_xent": None,  # (ditto) faster for 10 classes, slower for 1000
+    "fused_exp": None,     # softplus backward: NumPy's SIMD exp is about as fast (1.2-1.4x)
+    "softmax_xent": 1024,  # (no engine call site yet: see dispatch.softmax_xent_grad)
     "optimizer": 1024,
 }
 
 PYODIDE = {
-    "matmul": 32768,       # multiply-adds (32^3); a ctypes call there costs about 10 us
+    "matmul": 32768,       # multiply-adds (32^3): a call with 16 arguments costs about 30 us
     "binary": 65536,
     "unary": 16384,
-    "reduce": 32768,
-    "fused": 8192,
-    "fused_exp": 8192,
+    "reduce": 65536,
+    "fused": 16384,
+    "fused_exp": 8192,     # NumPy's exp there is scalar libm: the kernel is 6-10x faster
     "softmax_xent": 256,
-    "optimizer": 2048,
+    "optimizer": 1024,
 }
 
 
