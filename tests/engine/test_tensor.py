@@ -398,3 +398,50 @@ def test_random_is_repeatable_with_set_seed():
     n = tf.random.normal((4000,), mean=5.0, stddev=0.5, dtype=tf.float64)
     assert n.dtype == tf.float64
     assert abs(float(tf.reduce_mean(n)) - 5.0) < 0.05
+
+
+_OPERAND_PAIRS = [
+    (lambda: tf.constant([1.5, -2.0]), lambda: 3.0),
+    (lambda: tf.constant([1.5, -2.0]), lambda: 2),
+    (lambda: tf.constant([1.5, -2.0], tf.float64), lambda: 0.1),
+    (lambda: tf.constant([1, 2]), lambda: 3),
+    (lambda: tf.constant([1, 2]), lambda: 1.5),
+    (lambda: tf.constant([1.5, -2.0]), lambda: tf.constant([0.5, 4.0])),
+    (lambda: tf.constant([[1.0], [2.0]]), lambda: tf.constant([1.0, 2.0, 3.0])),
+    (lambda: tf.constant([1.5, -2.0]), lambda: tf.Variable([2.0, 1.0])),
+    (lambda: tf.constant([1.5, -2.0]), lambda: np.float64(2.0)),
+    (lambda: tf.constant([1.5, -2.0]), lambda: [1.0, 2.0]),
+    (lambda: tf.constant([1.5, -2.0]), lambda: tf.constant([1.0, 2.0], tf.float64)),
+    (lambda: tf.constant(True), lambda: 1),
+]
+
+
+def _outcome(fn):
+    try:
+        t = fn()
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        return type(e), str(e)
+    return t.dtype, t.shape, t.numpy().tolist()
+
+
+@pytest.mark.parametrize("make_x, make_y", _OPERAND_PAIRS)
+@pytest.mark.parametrize("sym, fn", [("+", tf.add), ("-", tf.subtract), ("*", tf.multiply)])
+def test_arithmetic_operators_match_the_functions_on_both_sides(make_x, make_y, sym, fn):
+    x, y = make_x(), make_y()
+    ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}[sym]
+    assert _outcome(lambda: ops(x, y)) == _outcome(lambda: fn(x, y))
+    if not isinstance(y, (tf.Tensor, tf.Variable, np.ndarray, np.generic)):
+        assert _outcome(lambda: ops(y, x)) == _outcome(lambda: fn(y, x))
+
+
+def test_operator_records_the_constant_as_its_own_input():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * 3.0
+        z = 2.0 - y
+    mul, sub = tape.records
+    assert mul.op.name == "Mul" and mul.inputs[0] is x and float(mul.inputs[1]) == 3.0
+    assert mul.inputs[1].dtype == tf.float32 and mul.inputs[1]._id < y._id
+    assert sub.op.name == "Sub" and float(sub.inputs[0]) == 2.0 and sub.inputs[1] is y
+    assert tape.gradient(z, x).numpy().tolist() == [-3.0, -3.0]

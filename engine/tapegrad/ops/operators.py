@@ -35,18 +35,64 @@ def _logical_or_bitwise(logical, bitwise):
 
 
 from ..backend import xp as _xp  # noqa: E402
+from ..recording import bind as _bind  # noqa: E402
+from ..tensor import EagerTensor as _Eager, _next_id  # noqa: E402
+
+
+def _arithmetic(prim, fn):
+    """``x + y``-style operators for a binary primitive whose function is ``fn(x, y)``.
+
+    The commonest operands (a tensor and a Python number, two tensors of one dtype) are
+    converted here exactly as ``convert.binary`` converts them and bound directly, which saves
+    the tape's hot path two Python calls; everything else goes through ``fn`` itself."""
+    attrs = m._NO_ATTRS
+
+    def forward(x, y):
+        if type(x) is _Eager:
+            ty = type(y)
+            if ty is _Eager:
+                if x._value.dtype == y._value.dtype:
+                    return _bind(prim, (x, y), attrs)
+            elif ty is float or ty is int:
+                dt = x._value.dtype
+                if dt.kind == "f":
+                    c = _Eager()
+                    c._value = _xp.array(y, dt)
+                    c._id = _next_id()
+                    return _bind(prim, (x, c), attrs)
+        return fn(x, y)
+
+    def reflected(x, y):  # y + x, where x is the tensor and y is not
+        if type(x) is _Eager:
+            ty = type(y)
+            if ty is float or ty is int:
+                dt = x._value.dtype
+                if dt.kind == "f":
+                    c = _Eager()
+                    c._value = _xp.array(y, dt)
+                    c._id = _next_id()
+                    return _bind(prim, (c, x), attrs)
+        return fn(y, x)
+
+    forward.__name__, reflected.__name__ = fn.__name__, "r" + fn.__name__
+    return forward, reflected
+
+
+_add, _radd = _arithmetic(m.ADD, m.add)
+_sub, _rsub = _arithmetic(m.SUB, m.subtract)
+_mul, _rmul = _arithmetic(m.MUL, m.multiply)
 
 _and = _logical_or_bitwise(m.logical_and, _xp.bitwise_and)
 _or = _logical_or_bitwise(m.logical_or, _xp.bitwise_or)
 _xor = _logical_or_bitwise(m.logical_xor, _xp.bitwise_xor)
 
 OPERATORS = {
-    "__add__": m.add,
-    "__radd__": lambda x, y: m.add(y, x),
-    "__sub__": m.subtract,
-    "__rsub__": lambda x, y: m.subtract(y, x),
-    "__mul__": m.multiply,
-    "__rmul__": lambda x, y: m.multiply(y, x),
+    "__add__": _add,
+    "__radd__": _radd,
+    "__sub__": _sub,
+    "__rsub__": _rsub,
+    "__mul__": _mul,
+    "__rmul__": _rmul,
     "__truediv__": lambda x, y: m.divide(x, y),
     "__rtruediv__": lambda x, y: m.divide(y, x),
     "__floordiv__": lambda x, y: m.floordiv(x, y),
