@@ -20,6 +20,10 @@ Declaring a new primitive (see docs/primitives.md)::
 
 TABLE = {}
 PENDING_GRADIENTS = {}   # op name -> installer, for ``tf.RegisterGradient`` before the op exists
+# A binary VJP made by ``defvjp`` -> its two per-input rules. The backward pass calls the rules
+# itself for such a VJP (one Python call fewer per op); keyed by the function, so a primitive
+# whose ``vjp`` is later replaced (a registered gradient, a fused kernel) is never looked up.
+BINARY_RULES = {}
 
 
 class NoGradient:
@@ -69,6 +73,7 @@ def defvjp(prim, *per_input):
                         f1(g, ans, x, y, **attrs) if wanted[1] and f1 is not None else None)
             return (f0(g, ans, x, y) if wanted[0] and f0 is not None else None,
                     f1(g, ans, x, y) if wanted[1] and f1 is not None else None)
+        BINARY_RULES[vjp] = (f0, f1)
     elif len(per_input) == 1:
         f0 = per_input[0]
 

@@ -20,7 +20,7 @@ from .backend import xp as np  # the array seam (see backend.py)
 from . import nest
 from . import recording
 from .recording import Record, active, scope_stack, user_line
-from .table import defvjp, primitive
+from .table import BINARY_RULES, defvjp, primitive
 from .tensor import Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
@@ -483,6 +483,7 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
         if t._id in reach and t._value.dtype.kind in "fc":
             accumulate(t._id, s)
     take, peek = grads.pop, grads.get
+    binary_rules = BINARY_RULES
     for rec in reversed(relevant):
         oid = rec.output._id
         g = take(oid, None) if oid not in keep else peek(oid)
@@ -494,20 +495,31 @@ def backward(records, targets, seeds, source_ids, tape=None, events=None):
         inputs = rec.inputs
         if len(inputs) == 2:  # the common cases, unrolled: one or both inputs, first gradient
             a, b = inputs
-            wanted = (a._id in reach, b._id in reach)
-            cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
-            if events is not None:
-                events.append((rec, g, cts, wanted))
-            if len(cts) != 2:
-                _accumulate_each(accumulate, inputs, cts, wanted)
-                continue
-            ca, cb = cts
-            if ca is not None and wanted[0]:
+            wa = a._id in reach
+            wb = b._id in reach
+            rules = None if rec.attrs else binary_rules.get(vjp)
+            if rules is not None:  # defvjp's rules called here, as its vjp would call them
+                f0, f1 = rules
+                ans = rec.output
+                ca = f0(g, ans, a, b) if wa and f0 is not None else None
+                cb = f1(g, ans, a, b) if wb and f1 is not None else None
+                if events is not None:
+                    events.append((rec, g, (ca, cb), (wa, wb)))
+            else:
+                wanted = (wa, wb)
+                cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
+                if events is not None:
+                    events.append((rec, g, cts, wanted))
+                if len(cts) != 2:
+                    _accumulate_each(accumulate, inputs, cts, wanted)
+                    continue
+                ca, cb = cts
+            if ca is not None and wa:
                 if a._id in grads:
                     accumulate(a._id, ca)
                 else:
                     grads[a._id] = ca
-            if cb is not None and wanted[1]:
+            if cb is not None and wb:
                 if b._id in grads:
                     accumulate(b._id, cb)
                 else:

@@ -102,3 +102,38 @@ def test_bind_passes_attributes_only_when_there_are_some():
     assert (x * x).numpy().tolist() == [[1.0, 4.0], [9.0, 16.0]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
         x * tf.constant([1.0, 2.0, 3.0])
+
+
+def _scaled_product_primitive(name):
+    from tapegrad.table import defvjp, primitive
+    prim = primitive(name, lambda a, b, scale=1.0: a * b * scale)
+    defvjp(prim, lambda g, ans, a, b, scale=1.0: g * b * scale,
+           lambda g, ans, a, b, scale=1.0: g * a * scale)
+    return prim
+
+
+def test_backward_calls_defvjp_rules_with_and_without_attributes():
+    prim = _scaled_product_primitive("TestScaledProduct")
+    x, y = tf.constant(2.0), tf.constant(5.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        plain = recording.bind(prim, (x, y), {})
+        scaled = recording.bind(prim, (x, y), {"scale": 3.0})
+    assert [float(g) for g in tape.gradient(plain, [x, y])] == [5.0, 2.0]
+    assert [float(g) for g in tape.gradient(scaled, [x, y])] == [15.0, 6.0]
+    assert tape.gradient(plain, [x, tf.constant(1.0)])[1] is None
+
+
+def test_backward_uses_a_vjp_that_replaced_the_defvjp_one(monkeypatch):
+    prim = _scaled_product_primitive("TestReplacedProduct")
+    calls = []
+
+    def replaced(g, ans, inputs, attrs, wanted):
+        calls.append(tuple(wanted))
+        return (g * 100.0, None)
+    monkeypatch.setattr(prim, "vjp", replaced)
+    x, y = tf.constant(2.0), tf.constant(5.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = recording.bind(prim, (x, y), {})
+    assert float(tape.gradient(z, x)) == 100.0 and calls == [(True, False)]
