@@ -114,8 +114,10 @@ static T CAT(vmax, SFX)(const T *x, ptrdiff_t n) {
   return best;
 }
 
-/* Gradient of loss_r = -sum_j z[r,j] * log_softmax(x[r])_j with respect to the logits x, scaled
- * by the incoming gradient g[r]: g[r] * (softmax(x[r]) * sum_j z[r,j] - z[r]). m rows of n.
+/* TensorFlow's gradient of loss_r = -sum_j z[r,j] * log_softmax(x[r])_j with respect to the
+ * logits x, scaled by the incoming gradient g[r]: g[r] * (softmax(x[r]) - z[r]). m rows of n.
+ * (The exact derivative has softmax * sum_j z[r,j]; TensorFlow's rule, and so this one, assumes
+ * each row of labels sums to 1.)
  * `out` doubles as the buffer of exponentials. A row holding NaN or inf gives NaN, as NumPy. */
 TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T *x, const T *z,
                                               const T *g, T *out) {
@@ -128,7 +130,7 @@ TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T 
   }
   CAT(exp_block, SFX)(out, out, m * n, (T)1, (T)0);
   for (ptrdiff_t r = 0; r < m; r++, z += n, out += n) {
-    T scale = CAT(vsum, SFX)(z, n) / CAT(vsum, SFX)(out, n);
+    T scale = (T)1 / CAT(vsum, SFX)(out, n);
     V vs = SPLAT(scale), vg = SPLAT(g[r]);
     const T *in2[2] = {out, z};
     FOR_VECTORS(2, n, in2, out, vg * (x_[0] * vs - x_[1]));

@@ -34,7 +34,7 @@ def test_doc_page_runs(page, capsys):
 
 
 MODULES = ["tapegrad.jacobians", "tapegrad.custom", "tapegrad.ops.math_more",
-           "tapegrad.ops.conv_ops", "tapegrad.ops.indexing_ops", "tapegrad.ops.shape_ops",
+           "tapegrad.ops.nn_ops", "tapegrad.ops.conv_ops", "tapegrad.ops.indexing_ops", "tapegrad.ops.shape_ops",
            "tapegrad.keras.optimizers", "tapegrad.keras.losses", "tapegrad.keras.layers"]
 
 

@@ -73,6 +73,9 @@ def _conv_input_grad(x, w):
 
 from tapegrad.ops import conv_ops as _pool  # noqa: E402
 
+_ROWS_OF_ONE = rng.dirichlet(np.ones(3), 2)     # labels whose rows sum to 1
+_LOGITS = normal((2, 3))
+
 
 CASES = {
     "AddV2": binary(tf.add),
@@ -155,6 +158,19 @@ CASES = {
     "Atan2": binary(tf.atan2, normal, away_from_zero),
     "Relu6": [(tf.nn.relu6, [rng.uniform(0.3, 5.7, s) * rng.choice([-1.0, 1.0], s) + 0.0])
               for s in SHAPES] + [(tf.nn.relu6, [np.array([-1.0, 2.0, 6.5, 7.0])])],
+    # TF's rule gives the logits g * (softmax - labels): the derivative when each row of labels
+    # sums to 1, so labels are either constants that do (or a softmax-free normalization of an
+    # input, which keeps them so for every perturbation), or the only input (their rule is exact).
+    "SoftmaxCrossEntropyWithLogits": [
+        (lambda x: tf.nn.softmax_cross_entropy_with_logits(_ROWS_OF_ONE, x), [normal((2, 3))]),
+        (lambda x, u: tf.nn.softmax_cross_entropy_with_logits(
+            u / tf.reduce_sum(u, -1, keepdims=True), x), [normal((2, 3)), positive((2, 3))]),
+        (lambda x, u: tf.nn.softmax_cross_entropy_with_logits(u / tf.reduce_sum(u), x),
+         [normal((4,)), positive((4,))]),
+        (lambda u: tf.nn.softmax_cross_entropy_with_logits(u, _LOGITS), [positive((2, 3))]),
+        (lambda x: tf.nn.softmax_cross_entropy_with_logits(_ROWS_OF_ONE.T, x, axis=0),
+         [normal((3, 2))]),
+        (lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits([2, 0], x), [normal((2, 3))])],
     # -- nn: convolution and pooling ------------------------------------------------------------
     "Conv2D": [(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), [normal((1, 4, 4, 2)), normal((3, 3, 2, 2))]),
                (lambda x, w: tf.nn.conv2d(x, w, 2, "VALID"), [normal((2, 5, 5, 1)), normal((2, 2, 1, 3))]),

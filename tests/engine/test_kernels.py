@@ -217,19 +217,18 @@ def test_exp_in_softplus_grad_over_its_whole_range(dtype):
 
 
 def _softmax_xent_chain(x, z, g):
-    """The NumPy chain the engine's rules run for -sum(z * log_softmax(x), -1)."""
+    """The NumPy chain of TensorFlow's rule for -sum(z * log_softmax(x), -1): g * (softmax - z)."""
     e = np.exp(x - x.max(-1, keepdims=True))
     p = e / e.sum(-1, keepdims=True)
-    return g[..., None] * (p * z.sum(-1, keepdims=True) - z)
+    return g[..., None] * (p - z)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (5, 3), (13, 10), (2, 3, 97), (64, 257)])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 7), (5, 3), (13, 10), (2, 3, 97), (64, 257), (9,)])
 def test_softmax_cross_entropy_gradient(dtype, shape):
     rng = np.random.default_rng(shape[-1])
     x = rand(rng, shape, dtype) * dtype(5)
-    z = rng.random(shape).astype(dtype)
-    z /= z.sum(-1, keepdims=True)
+    z = rng.random(shape).astype(dtype) * dtype(2)  # rows need not sum to 1: TF's rule ignores it
     g = rand(rng, shape[:-1], dtype)
     np.testing.assert_allclose(calls.softmax_xent_grad(LIB, x, z, g),
                                _softmax_xent_chain(x, z, g), **TOL[dtype])
@@ -237,6 +236,21 @@ def test_softmax_cross_entropy_gradient(dtype, shape):
     with np.errstate(all="ignore"):
         np.testing.assert_array_equal(np.isnan(calls.softmax_xent_grad(LIB, x, z, g)),
                                       np.isnan(_softmax_xent_chain(x, z, g)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_softmax_cross_entropy_gradient_layouts(dtype):
+    rng = np.random.default_rng(8)
+    x = rand(rng, (6, 11), dtype)
+    z = np.eye(11, dtype=dtype)[rng.integers(0, 11, 6)]
+    g = np.broadcast_to(dtype(0.25), (6,))  # the upstream gradient of a mean: a broadcast view
+    np.testing.assert_allclose(calls.softmax_xent_grad(LIB, x, z, g),
+                               _softmax_xent_chain(x, z, np.ascontiguousarray(g)), **TOL[dtype])
+    assert calls.softmax_xent_grad(LIB, x[:, ::2], z[:, ::2], g) is None        # strided logits
+    assert calls.softmax_xent_grad(LIB, x, z.astype(np.float16), g) is None     # mixed dtypes
+    assert calls.softmax_xent_grad(LIB, x, z[:, :5], g) is None                  # shapes differ
+    assert calls.softmax_xent_grad(LIB, x.astype(np.int64), z, g) is None        # not floats
+    assert calls.softmax_xent_grad(LIB, x[:, :0], z[:, :0], g) is None           # no classes
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

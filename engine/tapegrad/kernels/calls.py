@@ -261,8 +261,14 @@ def softplus_grad(lib, g, x):
 
 
 def softmax_xent_grad(lib, logits, labels, g):
-    """Gradient of ``-sum(labels * log_softmax(logits), -1)`` with respect to the logits, times
-    ``g`` (one value per row): ``g[..., None] * (softmax(logits) * sum(labels, -1) - labels)``."""
+    """TensorFlow's gradient of ``-sum(labels * log_softmax(logits), -1)`` with respect to the
+    logits, times ``g`` (one value per row): ``g[..., None] * (softmax(logits) - labels)``.
+    ``g`` (m values beside m * n) is copied when it is not contiguous (a broadcast upstream
+    gradient, as the backward of a sum or a mean hands down)."""
+    if isinstance(g, (xp.ndarray, xp.generic)):
+        g = xp.asarray(g)
+        if not g.flags.c_contiguous:
+            g = g.copy()
     dtype = _dtype(logits, labels, g)
     if dtype is None or logits.shape != labels.shape or logits.ndim < 1 \
             or g.shape != logits.shape[:-1] or logits.shape[-1] == 0:

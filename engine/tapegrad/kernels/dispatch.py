@@ -166,6 +166,31 @@ def fuse_vjp(prim, kernel):
     return prim
 
 
+def fuse_softmax_xent_vjp(prim):
+    """Gives SoftmaxCrossEntropyWithLogits a one-pass backward for the logits: while no recorder
+    is active and the logits (reduced over their last axis) fit, the kernel computes
+    ``g[..., None] * (softmax(logits) - labels)``, as the table's rule does; the labels' cotangent,
+    when wanted, and every other case come from the rule itself."""
+    if _limit("softmax_xent") is None:
+        return prim
+    from ..recording import active
+    from ..tensor import wrap
+    rule = prim.vjp
+
+    def vjp(g, ans, inputs, attrs, wanted):
+        if not active and _state["on"] and wanted[0]:
+            x = inputs[0]._value
+            gv = getattr(g, "_value", None)
+            if gv is not None and attrs["axis"] == x.ndim - 1:
+                out = softmax_xent_grad(x, inputs[1]._value, gv)
+                if out is not None:
+                    labels = rule(g, ans, inputs, attrs, (False, True))[1] if wanted[1] else None
+                    return (wrap(out), labels)
+        return rule(g, ans, inputs, attrs, wanted)
+    prim.vjp = vjp
+    return prim
+
+
 def sgd_momentum(w, g, m, lr, momentum, nesterov):
     """The new weights with the slot ``m`` updated in place, or None (then the caller's NumPy)."""
     limit = _limit("optimizer")
@@ -183,7 +208,7 @@ def adam(w, g, m, v, b1c, b2c, alpha, eps):
 
 
 def softmax_xent_grad(logits, labels, g):
-    """The softmax cross-entropy gradient with respect to the logits, or None."""
+    """``g[..., None] * (softmax(logits) - labels)`` over the last axis, or None."""
     limit = _limit("softmax_xent")
     if limit is None or not _state["on"] or logits.size < limit:
         return None

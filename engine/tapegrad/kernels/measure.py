@@ -62,7 +62,7 @@ def _xent_pair(n, rng):
 
     def chain():
         e = xp.exp(x - x.max(-1, keepdims=True))
-        return g[:, None] * (e / e.sum(-1, keepdims=True) * z.sum(-1, keepdims=True) - z)
+        return g[:, None] * (e / e.sum(-1, keepdims=True) - z)
     return (lambda lib: calls.softmax_xent_grad(lib, x, z, g)), chain
 
 

@@ -18,7 +18,7 @@ NATIVE = {
     "reduce": 16384,       # row sums: NumPy's pairwise sum per short row is slower
     "fused": 16384,        # one pass instead of two or three temporaries
     "fused_exp": None,     # softplus backward: NumPy's SIMD exp is about as fast (1.2-1.4x)
-    "softmax_xent": 1024,  # (no engine call site yet: see dispatch.softmax_xent_grad)
+    "softmax_xent": 1024,  # elements of the logits (backward of SoftmaxCrossEntropyWithLogits)
     "optimizer": 1024,
 }
 

@@ -43,8 +43,11 @@ import math as _math  # noqa: E402
 
 from ..backend import xp  # noqa: E402
 from ..errors import InvalidArgumentError  # noqa: E402
-from ..table import elementwise  # noqa: E402
+from ..kernels import dispatch as kernels  # noqa: E402
+from ..recording import bind  # noqa: E402
+from ..table import defjvp, defvjp, elementwise, primitive  # noqa: E402
 from ..tensor import wrap  # noqa: E402
+from .array_ops import expand_dims  # noqa: E402
 from .math_ops import (  # noqa: E402
     _const, _zeros_like, abs, add, cast, expm1, greater, greater_equal, less, log1p, logical_and,
     minimum, multiply, negative, realdiv, reduce_mean, sigmoid, square, tanh, where,
@@ -137,28 +140,73 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return add(subtract(relu_x, multiply(x, z)), log1p(exp(neg_abs)))
 
 
+def _softmax_xent_impl(logits, labels, axis):
+    # log-sum-exp shifted by the row maximum: -sum(z * log_softmax(x)) = sum(z * (lse - shifted))
+    with xp.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        shifted = logits - logits.max(axis=axis, keepdims=True)
+        lse = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+        return (labels * (lse - shifted)).sum(axis=axis).astype(logits.dtype, copy=False)
+
+
+# One primitive, with TensorFlow's registered gradient: the logits get g * (softmax - labels)
+# (the exact derivative would be g * (softmax * sum(labels) - labels); the two agree when each
+# row of labels sums to 1), the labels get g * -log_softmax. Written with the engine's ops, so
+# an outer tape sees softmax and log_softmax and second derivatives go through them, as in TF.
+SOFTMAX_XENT = primitive("SoftmaxCrossEntropyWithLogits", _softmax_xent_impl)
+defvjp(SOFTMAX_XENT,
+       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis), subtract(softmax(x, axis), z)),
+       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis), negative(log_softmax(x, axis))))
+defjvp(SOFTMAX_XENT,
+       lambda t, ans, x, z, axis: reduce_sum(multiply(t, subtract(softmax(x, axis), z)), axis),
+       lambda t, ans, x, z, axis: negative(reduce_sum(multiply(t, log_softmax(x, axis)), axis)))
+kernels.fuse_softmax_xent_vjp(SOFTMAX_XENT)  # one pass for the logits while nothing records
+
+
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    """-sum(labels * log_softmax(logits)) along ``axis``."""
+    """-sum(labels * log_softmax(logits)) along ``axis``, as one op.
+
+    The gradient is TensorFlow's: ``g * (softmax(logits) - labels)`` for the logits (exact when
+    each row of labels sums to 1) and ``g * -log_softmax(logits)`` for the labels.
+
+    >>> import tapegrad as tf
+    >>> x = tf.constant([[0.0, 0.0]])
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     loss = tf.nn.softmax_cross_entropy_with_logits(labels=[[1.0, 0.0]], logits=x)
+    >>> tape.gradient(loss, x).numpy().tolist()
+    [[-0.5, 0.5]]
+    """
     x, z = convert.binary(logits, labels, "SoftmaxCrossEntropyWithLogits")
+    if x._value.dtype.kind != "f":
+        raise TypeError(f"softmax_cross_entropy_with_logits: expected floating-point logits, got "
+                        f"{x.dtype.name}")
     if x._value.shape != z._value.shape:
         raise InvalidArgumentError(f"logits and labels must be broadcastable: logits_size="
                                    f"{list(x.shape)} labels_size={list(z.shape)} "
                                    f"[Op:SoftmaxCrossEntropyWithLogits]")
-    from .math_ops import reduce_sum
-    return negative(reduce_sum(multiply(z, log_softmax(x, axis=axis)), axis=axis))
+    nd = x._value.ndim
+    if nd == 0 or not -nd <= int(axis) < nd:
+        raise InvalidArgumentError(f"softmax_cross_entropy_with_logits: axis {axis} is out of range "
+                                   f"for logits of rank {nd} [Op:SoftmaxCrossEntropyWithLogits]")
+    return bind(SOFTMAX_XENT, (x, z), {"axis": int(axis) % nd})
 
 
 softmax_cross_entropy_with_logits_v2 = softmax_cross_entropy_with_logits
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """-log_softmax(logits)[..., label] for integer labels of shape ``logits.shape[:-1]``."""
+    """-log_softmax(logits)[..., label] for integer labels of shape ``logits.shape[:-1]``.
+
+    Composed from SoftmaxCrossEntropyWithLogits and a constant one-hot (TensorFlow has a separate
+    SparseSoftmaxCrossEntropyWithLogits op): a one-hot row sums to 1, so values and gradients,
+    first and second order, are the sparse op's, and integer labels have no gradient.
+    """
     x = _float_tensor(logits, "SparseSoftmaxCrossEntropyWithLogits")
     z = convert.tensor(labels)
     if z._value.dtype.kind not in "iu":
         raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be integers, got "
                         f"{z.dtype.name}")
-    if z._value.shape != x._value.shape[:-1]:
+    if x._value.ndim == 0 or z._value.shape != x._value.shape[:-1]:
         raise ValueError(f"Shape mismatch: The shape of labels (received {z.shape}) should equal "
                          f"the shape of logits except for the last dimension (received "
                          f"{x.shape}).")
@@ -170,8 +218,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                                    f"values: {' '.join(map(str, z._value.reshape(-1)))} "
                                    f"[Op:SparseSoftmaxCrossEntropyWithLogits]")
     onehot = wrap((z._value[..., None] == xp.arange(depth)).astype(x._value.dtype))
-    from .math_ops import reduce_sum
-    return negative(reduce_sum(multiply(onehot, log_softmax(x)), axis=-1))
+    return bind(SOFTMAX_XENT, (x, onehot), {"axis": x._value.ndim - 1})
 
 
 # ---------------------------------------------------------------------------------------------
