@@ -81,33 +81,29 @@ def user_line():
     if not capture_source_lines:
         return None
     f = _getframe(2)
-    engine = _engine_codes
+    engine = engine_files
     while f is not None:
         code = f.f_code
-        inside = engine.get(id(code))
+        inside = engine.get(code.co_filename)
         if inside is None:
-            inside = _classify(code)
+            inside = classify(code.co_filename)
         if not inside:
             return (code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back
     return None
 
 
-# id(code object) -> whether it belongs to the engine or NumPy. Keyed by id because hashing a
-# code object hashes its constants (microseconds for a module's code); the objects are kept in
-# ``_classified`` so that an id is never reused while it is a key.
-_engine_codes = {}
-_classified = []
+# File name -> whether it belongs to the engine or NumPy (whose frames are not the user's line).
+# Keyed by the name, whose hash Python keeps: a code object's hash covers its constants, which
+# takes microseconds for a module's code.
+engine_files = {}
 _getframe = sys._getframe
 
 
-def _classify(code):
-    if len(_classified) >= 100_000:  # code made at run time (exec, the playground's runs)
-        _classified.clear()
-        _engine_codes.clear()
-    inside = code.co_filename.startswith(_SKIP_DIRS)
-    _classified.append(code)
-    _engine_codes[id(code)] = inside
+def classify(filename):
+    if len(engine_files) >= 100_000:  # names made at run time (exec with generated names)
+        engine_files.clear()
+    inside = engine_files[filename] = filename.startswith(_SKIP_DIRS)
     return inside
 
 

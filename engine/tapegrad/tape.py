@@ -25,7 +25,7 @@ from .tensor import Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
 log = logging.getLogger("tapegrad")
-_engine_codes, _classify = recording._engine_codes, recording._classify
+_engine_files, _classify = recording.engine_files, recording.classify
 _getframe = sys._getframe
 
 # Reading a variable inside a tape: the edge from the variable to the tensor that was read.
@@ -174,16 +174,16 @@ class GradientTape:
         rec.scope = tuple(scope_stack) if scope_stack else None
         rec._where = None
         if recording.capture_source_lines:
-            # The user's line: the innermost frame above bind's caller (depth 2 from here,
-            # under bind) that is outside the engine and NumPy. Each frame's code object is
-            # classified once; a frame object is made only for frames actually looked at.
-            engine = _engine_codes
+            # The user's line: the innermost frame from bind's caller on (depth 2 from here,
+            # under bind) that is outside the engine and NumPy. Each file is classified once;
+            # a frame object is made only for frames actually looked at.
+            engine = _engine_files
             f = _getframe(2)
             while f is not None:
                 code = f.f_code
-                inside = engine.get(id(code))
+                inside = engine.get(code.co_filename)
                 if inside is None:
-                    inside = _classify(code)
+                    inside = _classify(code.co_filename)
                 if not inside:
                     rec._where = code
                     rec._lasti = f.f_lasti
