@@ -152,18 +152,19 @@ class GradientTape:
     # -- recorder protocol (called by bind and Variable.read_value) ------------------------------
     def on_op(self, prim, inputs, attrs, out):
         watched = self._watched
-        for x in inputs:
-            if x._id in watched:
-                break
-        else:
-            cut = self._notes.cut
-            if cut:  # follow values derived from a cut (an int cast) to explain a None later
-                for x in inputs:
-                    c = cut.get(x._id)
-                    if c is not None:
-                        cut[out._id] = c
-                        break
-            return
+        if not inputs or inputs[0]._id not in watched:  # (the first input, most often watched)
+            for x in inputs:
+                if x._id in watched:
+                    break
+            else:
+                cut = self._notes.cut
+                if cut:  # follow values derived from a cut (an int cast) to explain a None later
+                    for x in inputs:
+                        c = cut.get(x._id)
+                        if c is not None:
+                            cut[out._id] = c
+                            break
+                return
         # The hot path: the Record is filled slot by slot and its source line is kept as the
         # user's code object and instruction offset, resolved only when ``where`` is read.
         rec = Record()
