@@ -10,7 +10,7 @@ second build is offline. Layout written:
   dist/pyodide-0.27.7/                       Pyodide core + every wheel + our pyodide-lock.json
   dist/build-info.json                       inputs digest (for --if-stale) and the file list
 
-Usage: build_dist.py [--if-stale] [--offline] [--no-precompile] [--out DIR] [--cache DIR] [--pyodide-dir DIR]
+Usage: build_dist.py [--if-stale] [--offline] [--as-published] [--out DIR] [--cache DIR] [--pyodide-dir DIR]
 """
 from __future__ import annotations
 
@@ -35,10 +35,16 @@ WEB_BUILD = ROOT / "web" / "build.mjs"
 SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 KERNELS_DIR = ROOT / "wasm_kernels"
 KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
-PRECOMPILE_SCRIPT = ROOT / "build" / "precompile_wheels.mjs"
-# Wheels shipped with CPython 3.12 bytecode beside their sources (build/precompile_wheels.mjs):
-# what the page imports at boot, and the big lazy ones (the graph needs networkx, plots matplotlib).
-PRECOMPILED = ["numpy", "tapegrad", "networkx", "matplotlib"]
+PREPARE_SCRIPT = ROOT / "build" / "prepare_wheels.mjs"
+# Wheels rewritten for a fast install in the page (build/prepare_wheels.mjs: bytecode, stored
+# entries, build-time files left out): what the page installs at boot, and the big lazy ones (the
+# graph needs networkx, plots matplotlib). Values: files left out, as fnmatch patterns.
+PREPARED = {
+    "numpy": ["*.pyi", "*.h", "*.a", "*.pxd", "*.pyx", "*.c", "*.pc", "*.ini", "numpy/f2py/*"],
+    "tapegrad": [],
+    "networkx": [],
+    "matplotlib": ["*.pyi"],
+}
 # Pure stdlib modules that numpy and tapegrad import, loaded into the boot snapshot.
 # (Not `random`: a module seeded at import must not be frozen into a snapshot.)
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
@@ -117,7 +123,7 @@ def web_source_files() -> list[Path]:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PRECOMPILE_SCRIPT] + sorted(
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT] + sorted(
         p for p in BOOTPAGE.rglob("*") if p.is_file()
     ) + web_source_files()
     for p in engine_source_files() + build_files:
@@ -320,8 +326,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     eager = [d for d in deps if d not in LAZY_REQUIREMENTS]
     packages["tapegrad"] = lock_entry("tapegrad", wheel_version(engine_whl), engine_whl.name,
                                       sha256_of(engine_whl), eager, ["tapegrad"])
-    if not args.no_precompile:
-        precompile_wheels(src_core, pdir, packages, args.cache)
+    if not args.as_published:
+        prepare_wheels(src_core, pdir, packages, args.cache)
     for n, e in packages.items():
         missing = [d for d in e["depends"] if d not in packages]
         if missing:
@@ -357,7 +363,7 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     # the server marks them immutable. Our own files (page, lock, engine wheel) revalidate.
     pinned = [pyo["dist_dir"] + "/" + n for n in pyo["core_files"] if n != "pyodide-lock.json"]
     pinned += [pyo["dist_dir"] + "/" + e["file_name"] for n, e in packages.items()
-               if n != "tapegrad" and (args.no_precompile or n not in PRECOMPILED)]
+               if n != "tapegrad" and (args.as_published or n not in PREPARED)]
     info = {"inputs_digest": digest, "pyodide": pyo["version"], "pyodide_dir": pyo["dist_dir"],
             "packages": {n: e["version"] for n, e in sorted(packages.items())},
             "bytes": size, "files": files, "immutable": sorted(pinned)}
@@ -383,36 +389,42 @@ def build_web(staging: Path, pyodide_dir: str) -> None:
         raise BuildError("bundling the playground (web/build.mjs) failed")
 
 
-def precompile_wheels(core: Path, pdir: Path, packages: dict[str, dict], cache: Path) -> None:
-    """Replace the PRECOMPILED wheels in pdir by copies with bytecode (compiled by the Pyodide in
-    `core`) and update their lock entries.
+def prepare_wheels(core: Path, pdir: Path, packages: dict[str, dict], cache: Path) -> None:
+    """Replace the PREPARED wheels in pdir by their prepared copies (build/prepare_wheels.mjs, run
+    with the Pyodide in `core`), update their lock entries, and precompress them for the server.
 
-    Results are cached under .cache/precompiled/ by the input wheel's hash and the script's, so only
-    a changed wheel (in practice: tapegrad's own) is compiled again.
+    Results are cached under .cache/prepared/ by the input wheel's hash, the script's and the
+    patterns, so only a changed wheel (in practice: tapegrad's own) is prepared again.
     """
-    script_sha = sha256_of(PRECOMPILE_SCRIPT)[:16]
-    out_dir = cache / "precompiled"
+    script_sha = sha256_of(PREPARE_SCRIPT)[:12]
+    out_dir = cache / "prepared"
     out_dir.mkdir(parents=True, exist_ok=True)
-    todo, cached = [], {}
-    for n in PRECOMPILED:
+    jobs, cached = [], {}
+    for n, drop in PREPARED.items():
         whl = pdir / packages[n]["file_name"]
-        target = out_dir / f"{sha256_of(whl)[:32]}-{script_sha}.whl"
+        key = hashlib.sha256(json.dumps(drop).encode()).hexdigest()[:8]
+        target = out_dir / f"{sha256_of(whl)[:32]}-{script_sha}-{key}.whl"
         cached[n] = target
         if not target.is_file():
-            todo.append(f"{whl}:{target.with_suffix(f'.{os.getpid()}.part')}")
-    if todo:
+            jobs.append({"in": str(whl), "out": str(target.with_suffix(f".{os.getpid()}.part")), "drop": drop})
+    if jobs:
         node = shutil.which("node")
         if node is None:
-            raise BuildError("node is not on PATH (needed to precompile wheels)")
-        r = subprocess.run([node, str(PRECOMPILE_SCRIPT), str(core), *todo],
-                           capture_output=True, text=True, timeout=600)
+            raise BuildError("node is not on PATH (needed to prepare wheels)")
+        jobs_file = out_dir / f"jobs-{os.getpid()}.json"
+        jobs_file.write_text(json.dumps(jobs))
+        try:
+            r = subprocess.run([node, str(PREPARE_SCRIPT), str(core), str(jobs_file)],
+                               capture_output=True, text=True, timeout=600)
+        finally:
+            jobs_file.unlink(missing_ok=True)
         if r.returncode != 0:
             sys.stderr.write(r.stdout + r.stderr)
-            raise BuildError("precompiling wheels (build/precompile_wheels.mjs) failed")
+            raise BuildError("preparing wheels (build/prepare_wheels.mjs) failed")
         for line in r.stderr.splitlines():
             log(line)
-        for t in todo:
-            part = Path(t.rsplit(":", 1)[1])
+        for job in jobs:
+            part = Path(job["out"])
             part.replace(part.with_suffix("").with_suffix(".whl"))   # atomic; a concurrent build may win
     used = set(cached.values())
     for old in out_dir.glob("*.whl"):      # earlier versions of tapegrad's wheel, an hour old or more
@@ -420,9 +432,12 @@ def precompile_wheels(core: Path, pdir: Path, packages: dict[str, dict], cache: 
             old.unlink(missing_ok=True)
     for n, target in cached.items():
         entry = dict(packages[n])
-        shutil.copy2(target, pdir / entry["file_name"])
+        dest = pdir / entry["file_name"]
+        shutil.copy2(target, dest)
         entry["sha256"] = sha256_of(target)
         packages[n] = entry
+        with open(dest, "rb") as src, gzip.GzipFile(dest.with_name(dest.name + ".gz"), "wb", 6, mtime=0) as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
 
 
 def make_snapshot(pdir: Path) -> None:
@@ -443,8 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=ROOT / ".cache")
     ap.add_argument("--pyodide-dir", type=Path, default=ROOT / "node_modules" / "pyodide")
     ap.add_argument("--offline", action="store_true", help="never download; a missing cached file fails")
-    ap.add_argument("--no-precompile", action="store_true",
-                    help="ship wheels as published, without bytecode (for comparing boot times)")
+    ap.add_argument("--as-published", action="store_true",
+                    help="ship every wheel as published, not prepared (for comparing boot times)")
     ap.add_argument("--if-stale", action="store_true", help="do nothing when dist/ matches its inputs")
     args = ap.parse_args(argv)
     args.out, args.cache, args.pyodide_dir = (p.resolve() for p in (args.out, args.cache, args.pyodide_dir))
