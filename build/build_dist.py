@@ -6,7 +6,7 @@ a missing or altered file stops the build with a message naming it. Downloads go
 second build is offline. Layout written:
 
   dist/index.html, dist/*                    the playground, bundled by web/build.mjs (when present)
-  dist/boot/                                 the boot-check page (build/bootpage/), used by the boot benchmark
+  dist/boot/                                 the boot-check page (web/boot/), used by the boot benchmark
   dist/pyodide-0.27.7/                       Pyodide core + every wheel + our pyodide-lock.json
   dist/build-info.json                       inputs digest (for --if-stale) and the file list
 
@@ -30,7 +30,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK_PATH = ROOT / "build" / "assets.lock.json"
-BOOTPAGE = ROOT / "build" / "bootpage"
 WEB_BUILD = ROOT / "web" / "build.mjs"
 SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 KERNELS_DIR = ROOT / "wasm_kernels"
@@ -123,9 +122,7 @@ def web_source_files() -> list[Path]:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT] + sorted(
-        p for p in BOOTPAGE.rglob("*") if p.is_file()
-    ) + web_source_files()
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT] + web_source_files()
     for p in engine_source_files() + build_files:
         h.update(rel(p).encode() + b"\0")
         h.update(p.read_bytes())
@@ -342,11 +339,6 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
         with open(pdir / name, "rb") as src, gzip.GzipFile(pdir / (name + ".gz"), "wb", 6, mtime=0) as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
 
-    # Boot-check page in dist/boot/ (the boot benchmark opens it): substitute the Pyodide folder.
-    (staging / "boot").mkdir()
-    for tpl in sorted(BOOTPAGE.iterdir()):
-        text = tpl.read_text().replace("{{PYODIDE_DIR}}", "../" + pyo["dist_dir"])
-        (staging / "boot" / tpl.name).write_text(text)
     build_web(staging, pyo["dist_dir"])
 
     # Final pass: every file the lock names is in place with its hash.
@@ -375,10 +367,9 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
 
 
 def build_web(staging: Path, pyodide_dir: str) -> None:
-    """The playground: web/build.mjs bundles web/ into the root of dist/."""
+    """The playground and the boot-check page: web/build.mjs bundles web/ into dist/."""
     if not WEB_BUILD.is_file():
-        (staging / "index.html").write_text('<!doctype html><html><meta http-equiv="refresh" content="0; url=boot/"></html>\n')
-        return
+        raise BuildError(f"missing {rel(WEB_BUILD)} (the playground's bundler)")
     node = shutil.which("node")
     if node is None:
         raise BuildError("node is not on PATH (needed to bundle web/)")

@@ -8,6 +8,7 @@
 //        DIR/assets/worker.js            the Python worker; finds Pyodide in DIR/<pyodide-dir>/
 //        DIR/tapegrad-playground.{js,css} the <tapegrad-playground> element (web/src/element.js)
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
+//        DIR/boot/{index.html,worker.js} the boot-check page the boot benchmark opens (web/boot/)
 // The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples".
 // While web/src/graph/index.js does not exist, web/src/graph-fallback.js stands in for it.
 import fs from "node:fs";
@@ -89,7 +90,11 @@ async function main() {
                     define: { __PYODIDE_DIR__: JSON.stringify(pyodideDir) } }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
                     outdir: out, format: "iife" }),
+    esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "boot", "worker.js") },
+                    outdir: path.join(out, "boot"), format: "iife",
+                    define: { __PYODIDE_DIR__: JSON.stringify(pyodideDir) } }),
   ]);
+  fs.copyFileSync(path.join(WEB, "boot", "index.html"), path.join(out, "boot", "index.html"));
   fs.copyFileSync(path.join(WEB, "index.html"), path.join(out, "index.html"));
   fs.copyFileSync(path.join(WEB, "assets", "favicon.svg"), path.join(assets, "favicon.svg"));
   fs.mkdirSync(path.join(out, "docs"), { recursive: true });

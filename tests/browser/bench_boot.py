@@ -96,7 +96,8 @@ def main() -> int:
         total = [r["firstGradientMs"] for r in runs]
         return (f"  {name:5s} first gradient: median {statistics.median(total) / 1000:.2f} s  "
                 f"(runs: {', '.join(f'{t / 1000:.2f}' for t in total)}; worker started at "
-                f"{statistics.median(ms('workerStart')):.0f} ms, Pyodide+packages ready at "
+                f"{statistics.median(ms('workerStart')):.0f} ms, interpreter up at "
+                f"{statistics.median(ms('interpreter')):.0f} ms, packages installed at "
                 f"{statistics.median(ms('booted')):.0f} ms)\n"
                 f"        of which: shared libraries {med('dynlibMs'):.0f} ms ({med('dynlibs'):.0f} loaded); "
                 f"then import numpy {med('importNumpyMs'):.0f} ms, import tapegrad {med('importTapegradMs'):.0f} ms")
@@ -105,7 +106,8 @@ def main() -> int:
     print(row("cold", cold))
     print(row("warm", warm))
     print(f"  result: {cold[0]['text']}")
-    print(f"  boot snapshot used: {all(r['marks'].get('snapshot') for r in cold + warm)}")
+    print(f"  boot snapshot used: {all(r['marks'].get('snapshot') for r in cold + warm)}; "
+          f"unpacked in JavaScript: {cold[0]['marks'].get('fastInstall') or 'nothing'}")
     print(f"  crossOriginIsolated: {isolated}; requests outside 127.0.0.1: {len(external)}")
     for u in sorted(set(external))[:10]:
         print(f"    {u}")

@@ -1,5 +1,6 @@
-// The playground's Web Worker: boots Pyodide from this site (memory snapshot + tapegrad, as
-// build/bootpage/worker.js), then runs the user's code through web/python/playground_runtime.py.
+// The playground's Web Worker: boots Pyodide from this site (pyodide-boot.js: memory snapshot,
+// wheels fetched at once and unpacked in JavaScript), then runs the user's code through
+// web/python/playground_runtime.py.
 //
 // page -> worker  {type: "init", interrupt: Uint8Array on a SharedArrayBuffer or null}
 //                 {type: "run", code}
@@ -10,6 +11,7 @@
 //                 {type: "msg", kind: "traceback"|"graph"|"plot", payload: JSON string}
 //                 {type: "done", status: {ok, error, interrupted}}
 import RUNTIME_SOURCE from "../python/playground_runtime.py";
+import { bootPyodide } from "./pyodide-boot.js";
 
 /* global __PYODIDE_DIR__, loadPyodide */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;
@@ -50,22 +52,14 @@ function progress(step, text) {
 
 async function boot(interrupt) {
   try {
-    progress(1, "Downloading Python, NumPy and tapegrad");
-    let snapshotUsed = true;
-    try {
-      const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
-        if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
-        return r.arrayBuffer();
-      });
-      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"], _loadSnapshot: snapshot });
-    } catch (err) {
-      console.warn("playground: boot snapshot not used:", err);
-      snapshotUsed = false;
-      pyodide = await loadPyodide({ indexURL, packages: ["tapegrad"] });
-    }
+    const booted = await bootPyodide({
+      indexURL,
+      packages: ["tapegrad"],
+      onStep: (text) => progress(1, text),
+    });
+    pyodide = booted.pyodide;
+    const snapshotUsed = booted.snapshotUsed;
     progress(2, "Starting tapegrad");
-    // The snapshot froze one interpreter state: give this session its own random seed.
-    pyodide.runPython("import random; random.seed()");
     pyodide.setStdout(outputSink("stdout"));
     pyodide.setStderr(outputSink("stderr"));
     if (interrupt) pyodide.setInterruptBuffer(interrupt);

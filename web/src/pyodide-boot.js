@@ -1,0 +1,156 @@
+// Boots Pyodide from this site as fast as it allows (the playground worker and the boot-check page
+// both use this). What it does, each step measured (build/README.md, "Boot path"):
+//  1. At once, in parallel: the lock file, the memory snapshot, and, as soon as the lock names
+//     them, the wheels of `packages` and their dependencies (checked against the lock's sha256 by
+//     the browser, through subresource integrity). Pyodide itself would request wheels only
+//     after its interpreter is up.
+//  2. loadPyodide restores the snapshot instead of starting Python (falls back to a plain start).
+//  3. Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the build
+//     stores the wheels' entries uncompressed (build/prepare_wheels.mjs), so this is copying,
+//     where Pyodide's installer would run Python's zipfile in a just-started interpreter. Shared
+//     libraries are then loaded as Pyodide's installer loads them. Anything unexpected (a
+//     compressed entry, a missing file) falls back to pyodide.loadPackage for that package.
+//
+// Requires pyodide.js to be loaded already (importScripts), which defines self.loadPyodide.
+
+const ZIP_END = 0x06054b50;
+const ZIP_CENTRAL = 0x02014b50;
+const ZIP_LOCAL = 0x04034b50;
+
+/** The files of a zip whose entries are all stored: [[name, Uint8Array view], ...]. */
+export function storedZipEntries(bytes) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22;
+  while (end >= 0 && dv.getUint32(end, true) !== ZIP_END) end--;
+  if (end < 0) throw new Error("not a zip file (no end of central directory)");
+  const count = dv.getUint16(end + 10, true);
+  let p = dv.getUint32(end + 16, true);
+  const names = new TextDecoder();
+  const files = [];
+  for (let i = 0; i < count; i++) {
+    if (dv.getUint32(p, true) !== ZIP_CENTRAL) throw new Error(`zip central directory entry ${i} is damaged`);
+    const method = dv.getUint16(p + 10, true);
+    const size = dv.getUint32(p + 20, true);
+    const nameLength = dv.getUint16(p + 28, true);
+    const skip = nameLength + dv.getUint16(p + 30, true) + dv.getUint16(p + 32, true);
+    const local = dv.getUint32(p + 42, true);
+    const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength));
+    if (method !== 0) throw new Error(`${name} is compressed (method ${method}); expected stored entries`);
+    if (dv.getUint32(local, true) !== ZIP_LOCAL) throw new Error(`zip local header of ${name} is damaged`);
+    const data = local + 30 + dv.getUint16(local + 26, true) + dv.getUint16(local + 28, true);
+    if (!name.endsWith("/")) files.push([name, bytes.subarray(data, data + size)]);
+    p += 46 + skip;
+  }
+  return files;
+}
+
+/** "sha256-<base64>" for a hex digest, as fetch's integrity option wants it. */
+function integrityOf(hex) {
+  let bin = "";
+  for (let i = 0; i < hex.length; i += 2) bin += String.fromCharCode(parseInt(hex.slice(i, i + 2), 16));
+  return `sha256-${btoa(bin)}`;
+}
+
+/** `names` and everything they depend on in the lock, dependencies first. */
+function installOrder(lock, names) {
+  const order = [];
+  const visit = (name) => {
+    if (order.includes(name)) return;
+    const entry = lock.packages[name];
+    if (!entry) throw new Error(`package ${name} is not in pyodide-lock.json`);
+    for (const dep of entry.depends) visit(dep);
+    order.push(name);
+  };
+  names.forEach(visit);
+  return order;
+}
+
+async function fetchBytes(url, integrity) {
+  const response = await fetch(url, integrity ? { integrity } : undefined);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Writes a wheel's files into site-packages and loads its shared libraries. */
+async function installWheel(pyodide, name, bytes) {
+  const site = pyodide._api.sitepackages;
+  const libs = [];
+  const made = new Set();
+  for (const [path, data] of storedZipEntries(bytes)) {
+    const full = `${site}/${path}`;
+    const dir = full.slice(0, full.lastIndexOf("/"));
+    if (!made.has(dir)) {
+      pyodide.FS.mkdirTree(dir);
+      made.add(dir);
+    }
+    pyodide.FS.writeFile(full, data);
+    if (path.endsWith(".so")) libs.push(full);
+  }
+  for (const lib of libs) await pyodide._api.loadDynlib(lib, false, [`${site}/${name}.libs`]);
+  pyodide.loadedPackages[name] = "default channel";   // so loadPackage never installs it again
+}
+
+/**
+ * Boots Pyodide with `packages` installed. Returns {pyodide, snapshotUsed, fastInstall, marks}:
+ * `fastInstall` lists the packages unpacked here (the others went through loadPackage), `marks`
+ * holds performance.now() times of the steps. `onStep(text)` is told what is happening.
+ */
+export async function bootPyodide({ indexURL, packages = ["tapegrad"], onStep = () => {} }) {
+  const marks = { start: performance.now() };
+  onStep("Downloading Python, NumPy and tapegrad");
+  const lock = fetch(indexURL + "pyodide-lock.json").then((r) => {
+    if (!r.ok) throw new Error(`pyodide-lock.json: HTTP ${r.status}`);
+    return r.json();
+  });
+  const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
+    if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  const wheels = lock.then((l) => {
+    const order = installOrder(l, packages);
+    return order.map((name) => {
+      const entry = l.packages[name];
+      const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
+      bytes.catch(() => {});           // a failed download is handled at install time
+      return { name, bytes };
+    });
+  });
+  wheels.catch(() => {});
+
+  let pyodide;
+  let snapshotUsed = true;
+  try {
+    pyodide = await self.loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot });
+  } catch (err) {
+    console.warn("tapegrad boot: snapshot not used:", err);
+    snapshotUsed = false;
+    pyodide = await self.loadPyodide({ indexURL, packages: [] });
+  }
+  marks.interpreter = performance.now();
+  // A snapshot freezes one interpreter state: give this session its own random seed.
+  pyodide.runPython("import random; random.seed()");
+
+  onStep("Installing NumPy and tapegrad");
+  const fastInstall = [];
+  let pending;
+  try {
+    pending = await wheels;
+  } catch (err) {
+    console.warn("tapegrad boot: falling back to loadPackage:", err);
+    pending = [];
+  }
+  for (const { name, bytes } of pending) {
+    try {
+      await installWheel(pyodide, name, await bytes);
+      fastInstall.push(name);
+    } catch (err) {
+      console.warn(`tapegrad boot: ${name} goes through loadPackage:`, err);
+      await pyodide.loadPackage([name], { messageCallback: () => {} });
+    }
+  }
+  const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
+  if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");   // new files in site-packages
+  marks.installed = performance.now();
+  return { pyodide, snapshotUsed, fastInstall, marks };
+}
