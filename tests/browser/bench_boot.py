@@ -99,7 +99,9 @@ def main() -> int:
                 f"{statistics.median(ms('workerStart')):.0f} ms, interpreter up at "
                 f"{statistics.median(ms('interpreter')):.0f} ms, packages installed at "
                 f"{statistics.median(ms('booted')):.0f} ms)\n"
-                f"        of which: shared libraries {med('dynlibMs'):.0f} ms ({med('dynlibs'):.0f} loaded); "
+                f"        wheels downloaded at {statistics.median(ms('downloaded')):.0f} ms; unpacking "
+                f"{med('unpackMs'):.0f} ms, loading shared libraries {med('sharedLibrariesMs'):.0f} ms "
+                f"(compiling them {med('dynlibMs'):.0f} ms, {med('dynlibs'):.0f} loaded); "
                 f"then import numpy {med('importNumpyMs'):.0f} ms, import tapegrad {med('importTapegradMs'):.0f} ms")
 
     print(f"Chromium headless ({url}, dist/ from {args.dist})")

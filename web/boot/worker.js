@@ -52,6 +52,9 @@ async function boot(interrupt) {
       snapshot: booted.snapshotUsed,
       fastInstall: booted.fastInstall.join(" "),
       interpreter: toEpoch(booted.marks.interpreter),
+      downloaded: toEpoch(booted.marks.downloaded ?? booted.marks.interpreter),
+      unpackMs: booted.marks.unpackMs,
+      sharedLibrariesMs: booted.marks.sharedLibrariesMs,
       booted: toEpoch(booted.marks.installed),
     });
     if (interrupt) pyodide.setInterruptBuffer(interrupt);
