@@ -153,8 +153,9 @@ class Tensor(ArrayProperties):
         if active:  # tapes note that this value left the engine (explains a None later)
             for r in active:
                 r.on_export(self)
-        v = self._value
-        return v if dtype is None else v.astype(dtype)
+        # A reduction's value is a NumPy scalar; __array__ must hand NumPy an array.
+        v = np.asarray(self._value) if dtype is None else np.asarray(self._value, dtype=dtype)
+        return v.copy() if copy else v
 
     def ref(self):
         return _Reference(self)

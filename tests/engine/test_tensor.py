@@ -445,3 +445,15 @@ def test_operator_records_the_constant_as_its_own_input():
     assert mul.inputs[1].dtype == tf.float32 and mul.inputs[1]._id < y._id
     assert sub.op.name == "Sub" and float(sub.inputs[0]) == 2.0 and sub.inputs[1] is y
     assert tape.gradient(z, x).numpy().tolist() == [-3.0, -3.0]
+
+
+def test_numpy_asarray_of_a_reduction_is_an_array():
+    # A reduction's value is held as a NumPy scalar; np.asarray must still get an ndarray.
+    total = tf.reduce_sum(tf.constant([1.0, 2.0]))
+    arr = np.asarray(total)
+    assert isinstance(arr, np.ndarray) and arr.shape == () and arr.dtype == np.float32 and arr == 3.0
+    assert np.asarray(total, dtype=np.float64).dtype == np.float64
+    v = tf.constant([1.0, 2.0])
+    copied = np.array(v, copy=True)
+    copied[0] = 9.0
+    assert v.numpy()[0] == 1.0
