@@ -44,7 +44,10 @@ const indexURL = path.join(distDir, info.pyodide_dir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
 // Raw writes keep the script's output byte-exact and unbuffered (no per-line console.log).
 const raw = (fd) => ({ write: (buf) => { fs.writeSync(fd, buf); return buf.length; } });
-const pyodide = await loadPyodide({ indexURL, packageCacheDir: indexURL, packages: ["tapegrad", "networkx"] });
+// TAPEGRAD_* settings (e.g. TAPEGRAD_KERNELS=0) reach the script's os.environ.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("TAPEGRAD_")));
+const pyodide = await loadPyodide({ indexURL, packageCacheDir: indexURL, packages: ["tapegrad", "networkx"],
+                                    env });
 pyodide.setStdout(raw(1));
 pyodide.setStderr(raw(2));
 const tBoot = performance.now();

@@ -14,6 +14,8 @@ echo "== build, server and runner checks (native)"
 .venv/bin/python -m pytest tests/pyodide
 echo "== engine tests inside Pyodide (Node.js, from dist/)"
 node build/run_in_pyodide.mjs tests/pyodide/run_engine_tests.py
+echo "== engine tests inside Pyodide with the C kernels off (TAPEGRAD_KERNELS=0)"
+TAPEGRAD_KERNELS=0 node build/run_in_pyodide.mjs tests/pyodide/run_engine_tests.py
 echo "== playground tests (headless Chromium)"
 bash build/setup_browser.sh
 .venv/bin/python -m pytest tests/browser

@@ -80,8 +80,16 @@ def route_binary(op, numpy_fn):
     if limit is None:
         return numpy_fn
 
+    state = _state
+
+    # This runs for every elementwise op the tape records, mostly on small arrays: the size test
+    # comes first and reads the attribute directly (getattr with a default measured slower).
     def impl(a, b):
-        if _state["on"] and (getattr(a, "size", 0) >= limit or getattr(b, "size", 0) >= limit):
+        try:
+            large = a.size >= limit or b.size >= limit
+        except AttributeError:          # a Python number
+            large = False
+        if large and state["on"]:
             out = _run(calls.binary, op, a, b)
             if out is not None:
                 return out
@@ -95,8 +103,14 @@ def route_unary(op, numpy_fn):
     if limit is None:
         return numpy_fn
 
+    state = _state
+
     def impl(x):
-        if _state["on"] and getattr(x, "size", 0) >= limit:
+        try:
+            large = x.size >= limit
+        except AttributeError:
+            large = False
+        if large and state["on"]:
             out = _run(calls.unary, op, x)
             if out is not None:
                 return out
