@@ -28,19 +28,20 @@ def flatten(structure):
 
 def pack_sequence_as(structure, flat):
     """Puts ``flat`` leaves back into the shape of ``structure``."""
-    it = iter(flat)
+    return _build(structure, iter(flat))
 
-    def build(x):
-        if isinstance(x, dict):
-            built = {k: build(x[k]) for k in sorted(x)}
-            return type(x)((k, built[k]) for k in x) if type(x) is not dict else {k: built[k] for k in x}
-        if isinstance(x, tuple) and hasattr(x, "_fields"):
-            return type(x)(*[build(v) for v in x])
-        if isinstance(x, (list, tuple)):
-            return type(x)(build(v) for v in x)
-        return next(it)
 
-    return build(structure)
+# A module-level function, not a closure that calls itself: such a closure is a reference cycle
+# that kept every packed value (gradients, often large) alive until the cyclic collector ran.
+def _build(x, it):
+    if isinstance(x, dict):
+        built = {k: _build(x[k], it) for k in sorted(x)}
+        return type(x)((k, built[k]) for k in x) if type(x) is not dict else {k: built[k] for k in x}
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*[_build(v, it) for v in x])
+    if isinstance(x, (list, tuple)):
+        return type(x)(_build(v, it) for v in x)
+    return next(it)
 
 
 def map_structure(fn, structure):
