@@ -139,8 +139,10 @@ defjvp(ADD, lambda t, ans, x, y: t, lambda t, ans, x, y: t)
 defvjp(SUB, lambda g, ans, x, y: unbroadcast(g, _shape(x)),
        lambda g, ans, x, y: unbroadcast(negative(g), _shape(y)))
 defjvp(SUB, lambda t, ans, x, y: t, lambda t, ans, x, y: negative(t))
-defvjp(MUL, lambda g, ans, x, y: unbroadcast(multiply(g, y), _shape(x)),
-       lambda g, ans, x, y: unbroadcast(multiply(x, g), _shape(y)))
+# In Mul's rule both factors are tensors of the op's own dtype, so the product binds directly
+# (the conversions of ``multiply`` are a measurable part of the tape's per-op cost).
+defvjp(MUL, lambda g, ans, x, y: unbroadcast(bind(MUL, (g, y), _NO_ATTRS), _shape(x)),
+       lambda g, ans, x, y: unbroadcast(bind(MUL, (x, g), _NO_ATTRS), _shape(y)))
 defjvp(MUL, lambda t, ans, x, y: multiply(t, y), lambda t, ans, x, y: multiply(x, t))
 defvjp(DIV, lambda g, ans, x, y: unbroadcast(realdiv(g, y), _shape(x)),
        lambda g, ans, x, y: unbroadcast(multiply(g, realdiv(realdiv(negative(x), y), y)), _shape(y)))
