@@ -123,6 +123,24 @@ TG_EXPORT void CAT(tg_softmax_xent_grad, SFX)(ptrdiff_t m, ptrdiff_t n, const T 
                                               const T *g, T *out) {
   /* out = x - rowmax, then exp over the whole block at once (short rows would otherwise spend
    * their time in exp's padded tail), then each row scaled. */
+  if (n < 4 * L) {
+    /* Few classes: per-row vector loops would spend their time in tails (1024 rows of 10 took
+     * 60 us in Pyodide), so the row passes are scalar; exp stays one vector pass. */
+    for (ptrdiff_t r = 0; r < m; r++) {
+      const T *xr = x + r * n;
+      T *o = out + r * n;
+      T mx = CAT(vmax, SFX)(xr, n);
+      for (ptrdiff_t j = 0; j < n; j++) o[j] = xr[j] - mx;
+    }
+    CAT(exp_block, SFX)(out, out, m * n, (T)1, (T)0);
+    for (ptrdiff_t r = 0; r < m; r++, z += n, out += n) {
+      T sum = 0;
+      for (ptrdiff_t j = 0; j < n; j++) sum += out[j];
+      T scale = (T)1 / sum, gr = g[r];
+      for (ptrdiff_t j = 0; j < n; j++) out[j] = gr * (out[j] * scale - z[j]);
+    }
+    return;
+  }
   for (ptrdiff_t r = 0; r < m; r++) {
     V vmx = SPLAT(CAT(vmax, SFX)(x + r * n, n));
     const T *in[1] = {x + r * n};
