@@ -105,7 +105,7 @@ def engine_source_files() -> list[Path]:
 
 def _skip_source(p: Path) -> bool:
     parts = p.parts
-    built_kernel = p.parent == KERNELS_PKG and p.suffix in (".so", ".wasm")  # local builds
+    built_kernel = p.parent == KERNELS_PKG and p.suffix in (".so", ".wasm", ".stamp")  # local builds
     return ("__pycache__" in parts or any(x.endswith(".egg-info") for x in parts)
             or p.suffix == ".pyc" or built_kernel)
 

@@ -14,9 +14,11 @@ out=${2:?usage: build.sh native|wasm OUT_DIR}
 mkdir -p "$out"
 SOURCES=(gemm.c elementwise.c reduce.c fused.c)
 # Elementwise results must match NumPy's bit for bit: no contraction of a*b+c into an FMA.
-# --if-stale: nothing to do when the outputs are newer than every source, header and this script.
-up_to_date() {
-  local f
+# --if-stale: nothing to do when the outputs are newer than every source, header and this script,
+# and were built with the same compiler and flags (recorded in OUT_DIR/.build-<target>.stamp).
+up_to_date() {  # stamp text, then every expected output
+  local f stamp=$1; shift
+  [ "$(cat "$out/.build-$target.stamp" 2>/dev/null)" = "$stamp" ] || return 1
   for f in "$@"; do
     [ -f "$f" ] || return 1
     [ -z "$(find "$here" -newer "$f" -type f \( -name '*.[ch]' -o -name build.sh \))" ] || return 1
@@ -40,12 +42,15 @@ native)
     echo "kernels: no C compiler found; the engine will use NumPy only" >&2
     exit 0
   fi
-  [ $if_stale = 1 ] && up_to_date "$out/libtapegrad_kernels.so" && exit 0
-  echo "kernels: building $out/libtapegrad_kernels.so with $cc" >&2
   # NATIVE_FLAGS: the default targets the build machine (setup builds where it runs).
   read -r -a flags <<< "${NATIVE_FLAGS:--march=native}"
+  stamp="$cc ${COMMON[*]} ${flags[*]}"
+  [ $if_stale = 1 ] && up_to_date "$stamp" "$out/libtapegrad_kernels.so" && exit 0
+  echo "kernels: building $out/libtapegrad_kernels.so with $cc" >&2
+  rm -f "$out/.build-$target.stamp"
   "$cc" "${COMMON[@]}" "${flags[@]}" -fPIC -shared -o "$out/libtapegrad_kernels.so" \
     "${SOURCES[@]/#/$here/}"
+  echo "$stamp" > "$out/.build-$target.stamp"
   ;;
 wasm)
   cc=${WASM_CC:-$(newest_clang)}
@@ -59,7 +64,13 @@ wasm)
          "(run bash build/setup_toolchain.sh)" >&2
     exit 0
   fi
-  [ $if_stale = 1 ] && up_to_date "$out/tapegrad_kernels_simd.wasm" && exit 0
+  # Relaxed SIMD (FMA): the final opcodes need clang >= 16; older ones emit prototype opcodes.
+  major=$("$cc" -dumpversion | cut -d. -f1)
+  expected=("$out/tapegrad_kernels_simd.wasm")
+  [ "$major" -ge 16 ] && expected+=("$out/tapegrad_kernels_relaxed.wasm")
+  stamp="$cc $ld ${COMMON[*]}"
+  [ $if_stale = 1 ] && up_to_date "$stamp" "${expected[@]}" && exit 0
+  rm -f "$out/.build-$target.stamp"
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   build_side_module() {  # name, extra flags...
     local name=$1; shift
@@ -73,13 +84,12 @@ wasm)
   }
   echo "kernels: building WebAssembly side modules in $out with $cc" >&2
   build_side_module simd
-  # Relaxed SIMD (FMA): the final opcodes need clang >= 16; older ones emit prototype opcodes.
-  major=$("$cc" -dumpversion | cut -d. -f1)
   if [ "$major" -ge 16 ]; then
     build_side_module relaxed -mrelaxed-simd
   else
     echo "kernels: $cc is older than clang 16: no relaxed-SIMD module (plain SIMD only)" >&2
   fi
+  echo "$stamp" > "$out/.build-$target.stamp"
   ;;
 *) echo "usage: build.sh native|wasm OUT_DIR" >&2; exit 2 ;;
 esac

@@ -10,14 +10,36 @@
 #else
 #define TILE_ROWS 5
 #endif
-#ifndef F32_MR /* overridable with -D to retune */
+/* Tile and cache-block sizes, each overridable with -D to retune (e.g. -DF32_MR=4). */
+#ifndef F32_MR
 #define F32_MR TILE_ROWS
+#endif
+#ifndef F32_NR
 #define F32_NR 8
 #endif
 #ifndef F32_KC
 #define F32_KC 256
+#endif
+#ifndef F32_MC
 #define F32_MC (12 * TILE_ROWS)
+#endif
+#ifndef F32_NC
 #define F32_NC 2048
+#endif
+#ifndef F64_MR
+#define F64_MR TILE_ROWS
+#endif
+#ifndef F64_NR
+#define F64_NR 4
+#endif
+#ifndef F64_KC
+#define F64_KC 256
+#endif
+#ifndef F64_MC
+#define F64_MC (12 * TILE_ROWS)
+#endif
+#ifndef F64_NC
+#define F64_NC 1024
 #endif
 
 /* float32 */
@@ -58,9 +80,9 @@
 #define ST st_f64
 #define SPLAT splat_f64
 #define MADD madd_f64
-#define MR TILE_ROWS
-#define NR 4
-#define KC 256
-#define MC (12 * TILE_ROWS)
-#define NC 1024
+#define MR F64_MR
+#define NR F64_NR
+#define KC F64_KC
+#define MC F64_MC
+#define NC F64_NC
 #include "gemm_tmpl.h"

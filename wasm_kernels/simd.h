@@ -1,6 +1,7 @@
 /* Portable 128-bit vectors: GCC/Clang vector extensions, the same source for wasm32 SIMD and
  * native (SSE2/NEON). Only the multiply-add differs: relaxed-SIMD FMA when the wasm build enables
- * it (-mrelaxed-simd), otherwise a multiply and an add (which native -ffp-contract may fuse). */
+ * it (-mrelaxed-simd), otherwise a separate multiply and add (never fused: build.sh passes
+ * -ffp-contract=off to both targets). */
 #ifndef TG_SIMD_H
 #define TG_SIMD_H
 

@@ -228,9 +228,6 @@ class _Reference:
         return isinstance(other, _Reference) and other._obj is self._obj
 
 
-_new = object.__new__
-
-
 def wrap(array):
     """A new Tensor around ``array`` (no copy, no checks): the engine's hot path."""
     t = EagerTensor()

@@ -295,29 +295,78 @@ def test_disabled_block_uses_numpy():
     assert dispatch.enabled()
 
 
-def test_routes_fall_back_for_unfit_inputs():
+@pytest.fixture
+def kernel_runs(monkeypatch):
+    """Names of the kernels that computed a result through dispatch (counted in dispatch._run, which
+    every route calls; a kernel that declines its inputs returns None and is not counted)."""
+    seen = []
+    real = dispatch._run
+
+    def counting(kernel, *args):
+        out = real(kernel, *args)
+        if out is not None:
+            seen.append(kernel.__name__)
+        return out
+    monkeypatch.setattr(dispatch, "_run", counting)
+    return seen
+
+
+def test_routes_fall_back_for_unfit_inputs(monkeypatch, kernel_runs):
+    # Routes built with a threshold of 1 (natively binary and matmul have none: the routes would be
+    # the NumPy functions themselves), so the kernel is asked first and must decline unfit inputs.
+    monkeypatch.setitem(dispatch.LIMITS, "binary", 1)
+    monkeypatch.setitem(dispatch.LIMITS, "matmul", 1)
     impl = dispatch.route_binary("add", np.add)
+    mm = dispatch.route_matmul(lambda a, b, ta, tb: np.matmul(a, b))
     a = np.ones((200, 200), np.float32)
+    same(impl(a, a), a + a)
+    same(mm(a, a, False, False), a @ a)
+    assert kernel_runs == ["binary", "matmul"]  # fit inputs: the kernels computed them
     same(impl(a, a.astype(np.float64)), np.add(a, a.astype(np.float64)))
     same(impl(a[:, ::2], a[:, ::2]), a[:, ::2] + a[:, ::2])
-    mm = dispatch.route_matmul(lambda a, b, ta, tb: np.matmul(a, b))
     ints = np.ones((100, 100), np.int64)
     same(mm(ints, ints, False, False), ints @ ints)
+    assert kernel_runs == ["binary", "matmul"]  # unfit: mixed dtypes, strided views, integers
 
 
 # --------------------------------------------------------------------------- the engine, both ways
 
-def _both_ways(fn):
-    """fn() with kernels as configured, then with kernels off (NumPy only)."""
+def _both_ways(fn, kernel_runs, *kernels):
+    """fn() with kernels on, then with kernels off (NumPy only); asserts that each of ``kernels``
+    computed something the first time and that none ran the second."""
     on = fn()
+    missing = [k for k in kernels if k not in kernel_runs]
+    assert not missing, f"no kernel computed {missing} (ran: {sorted(set(kernel_runs))})"
+    del kernel_runs[:]
     with dispatch.disabled():
         off = fn()
+    assert not kernel_runs, f"kernels ran while disabled: {kernel_runs}"
     return on, off
 
 
+def _force_fused(monkeypatch, prim, kernel, family):
+    """Where this environment has no threshold for ``family`` (natively softplus's, say), rebuilds
+    the fused backward of ``prim`` with one, for this test only, so that the kernel path is tested."""
+    if dispatch.LIMITS.get(family) is None:
+        monkeypatch.setitem(dispatch.LIMITS, family, 1)
+        monkeypatch.setattr(prim, "vjp", prim.vjp)  # restored after the test
+        dispatch.fuse_vjp(prim, kernel)
+
+
 @pytest.mark.parametrize("name", ["sigmoid", "tanh", "softplus", "relu"])
-def test_activation_gradients_equal_with_and_without_kernels(name):
+def test_activation_gradients_equal_with_and_without_kernels(name, monkeypatch, kernel_runs):
     import tapegrad as tf
+    from tapegrad.ops import math_ops
+    kernel = "relu_grad" if name == "relu" else f"{name}_grad"
+    if name == "relu":
+        if dispatch.LIMITS.get("fused") is None:
+            monkeypatch.setitem(dispatch.LIMITS, "fused", 1)
+            monkeypatch.setattr(math_ops.RELU_GRAD, "impl",
+                                dispatch.route_relu_grad(math_ops.RELU_GRAD.impl))
+    else:
+        family = "fused_exp" if name == "softplus" else "fused"
+        _force_fused(monkeypatch, getattr(math_ops, name.upper()), kernel, family)
+    # 20000 elements: at or above every environment's "fused" and "fused_exp" thresholds
     x = tf.constant(np.random.default_rng(3).standard_normal((40, 500)).astype(np.float32) * 4)
 
     def grad():
@@ -325,7 +374,7 @@ def test_activation_gradients_equal_with_and_without_kernels(name):
             tape.watch(x)
             y = getattr(tf.nn, name)(x)
         return tape.gradient(y, x).numpy()
-    on, off = _both_ways(grad)
+    on, off = _both_ways(grad, kernel_runs, kernel)
     if name == "softplus":  # exp in C: within a few ulp
         np.testing.assert_allclose(on, off, rtol=4 * np.finfo(np.float32).eps, atol=0)
     else:
@@ -347,31 +396,39 @@ def test_second_derivative_through_a_fused_rule():
     np.testing.assert_allclose(d2, s * (1 - s) * (1 - 2 * s), atol=1e-6)
 
 
-@pytest.mark.parametrize("make", ["sgd", "momentum", "nesterov", "adam"])
-def test_optimizer_steps_equal_with_and_without_kernels(make):
+# Plain SGD (momentum 0) has no kernel: w - lr * g is one NumPy expression, so it is not here.
+@pytest.mark.parametrize("make", ["momentum", "nesterov", "adam"])
+def test_optimizer_steps_equal_with_and_without_kernels(make, monkeypatch, kernel_runs):
     import tapegrad as tf
+    if dispatch.LIMITS.get("optimizer") is None:  # read at each step: a threshold for this test
+        monkeypatch.setitem(dispatch.LIMITS, "optimizer", 1)
     rng = np.random.default_rng(4)
-    w0 = rng.standard_normal((70, 80)).astype(np.float32)
+    w0 = rng.standard_normal((70, 80)).astype(np.float32)  # 5600 >= every "optimizer" threshold
     grads = [rng.standard_normal(w0.shape).astype(np.float32) for _ in range(3)]
 
     def train():
-        opt = {"sgd": lambda: tf.keras.optimizers.SGD(0.1),
-               "momentum": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9),
+        opt = {"momentum": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9),
                "nesterov": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
                "adam": lambda: tf.keras.optimizers.Adam(0.01)}[make]()
         w = tf.Variable(w0)
         for g in grads:
             opt.apply_gradients([(tf.constant(g), w)])
         return w.numpy()
-    on, off = _both_ways(train)
+    on, off = _both_ways(train, kernel_runs, "adam" if make == "adam" else "sgd_momentum")
     np.testing.assert_array_equal(on, off)
 
 
-def test_matmul_and_reductions_agree_through_the_engine():
+def test_matmul_and_reductions_agree_through_the_engine(monkeypatch, kernel_runs):
     import tapegrad as tf
+    from tapegrad.ops import math_ops
+    if dispatch.LIMITS.get("matmul") is None:  # natively BLAS wins: a matmul route for this test
+        monkeypatch.setitem(dispatch.LIMITS, "matmul", 1)
+        monkeypatch.setattr(math_ops.MATMUL, "impl", dispatch.route_matmul(math_ops.MATMUL.impl))
+    assert dispatch.LIMITS.get("reduce") is not None
     rng = np.random.default_rng(5)
-    a = tf.constant(rng.standard_normal((70, 90)).astype(np.float32))
-    b = tf.constant(rng.standard_normal((90, 60)).astype(np.float32))
+    # a: 76800 elements, at or above every "reduce" threshold (reduce_mean(a) runs in C)
+    a = tf.constant(rng.standard_normal((256, 300)).astype(np.float32))
+    b = tf.constant(rng.standard_normal((300, 128)).astype(np.float32))
 
     def run():
         with tf.GradientTape() as tape:
@@ -379,5 +436,5 @@ def test_matmul_and_reductions_agree_through_the_engine():
             y = tf.reduce_sum(tf.nn.relu(tf.matmul(a, b) + tf.reduce_mean(a)) * 0.5)
         ga, gb = tape.gradient(y, [a, b])
         return y.numpy(), ga.numpy(), gb.numpy()
-    for on, off in zip(*_both_ways(run)):
+    for on, off in zip(*_both_ways(run, kernel_runs, "matmul", "reduce")):
         np.testing.assert_allclose(on, off, rtol=1e-4, atol=1e-4)

@@ -1,10 +1,12 @@
 // Runs Python peers (tapegrad, or NumPy with hand-written derivatives) inside Pyodide from this
-// site's pyodide-0.27.7/ folder (the build's dist/). The peerbench modules come from py/ (listed in
-// py/manifest.json) and run exactly as natively: peerbench.run_peer.run(peer, cases, policy).
-importScripts("pyodide-0.27.7/pyodide.js");
+// site's Pyodide folder (the build's dist/; site_config.js, written by peerbench/site.py, names it
+// PYODIDE_DIR). The peerbench modules come from py/ (listed in py/manifest.json) and run exactly as
+// natively: peerbench.run_peer.run(peer, cases, policy).
+importScripts("site_config.js");
+importScripts(self.PYODIDE_DIR + "pyodide.js");
 
 async function boot(peer, env) {
-  const indexURL = new URL("pyodide-0.27.7/", self.location.href).href;
+  const indexURL = new URL(self.PYODIDE_DIR, self.location.href).href;
   // TAPEGRAD_KERNELS and the like must be set before tapegrad is imported: loadPyodide's env does.
   const pyodide = await loadPyodide({ indexURL, env: { HOME: "/home/pyodide", ...env },
                                       packages: [peer === "tapegrad" ? "tapegrad" : "numpy"] });

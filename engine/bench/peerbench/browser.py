@@ -47,8 +47,18 @@ class Server:
 
 
 def _open(context, url: str, outside: list[str]) -> dict:
-    context.on("request", lambda r: outside.append(r.url)
-               if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)
+    def leaving(r):
+        if urlparse(r.url).hostname not in ("127.0.0.1", None):
+            outside.append(r.url)
+    # On the context (it also sees the page's workers), removed again below: one listener per page.
+    context.on("request", leaving)
+    try:
+        return _open_page(context, url)
+    finally:
+        context.remove_listener("request", leaving)
+
+
+def _open_page(context, url: str) -> dict:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -119,11 +129,11 @@ def run(cols, case_ids, policy, boot_runs: int = 3):
     measured = [c for c in case_ids if not c.startswith("TTFG")]
     want_boot = any(c.startswith("TTFG") for c in case_ids) and boot_runs > 0
     folder = site.assemble(measured, with_tfjs=any(c.peer == "tfjs" for c in cols))
-    outside: list[str] = []
     from playwright.sync_api import sync_playwright
     with Server(folder) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for col in cols:
+            outside: list[str] = []  # requests that left 127.0.0.1, for this column only
             log(f"chromium {col.id}: {len(measured)} case(s)")
             info = _measure(browser, server.url, col, measured, policy, outside) if measured else \
                 {"status": "ok", "results": []}

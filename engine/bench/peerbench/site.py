@@ -1,7 +1,9 @@
 """Assembles the folder the browser peers are served from (build/bench/out/site/, git-ignored):
 
     index.html, bench_page.js, *_worker.js   build/bench/page/
-    pyodide-0.27.7/                          dist/'s Pyodide with tapegrad's wheel (link)
+    pyodide-<version>/                       dist/'s Pyodide with tapegrad's wheel (link; its name is
+                                             dist/build-info.json's pyodide_dir)
+    site_config.js                           sets PYODIDE_DIR to that folder for pyodide_worker.js
     tfjs/, tfjs-backend-wasm/                the npm packages' dist folders (links; .wasm included)
     py/                                      peerbench's modules that run in Pyodide + manifest.json
     data/                                    each case's inputs from data.py, for TF.js
@@ -79,6 +81,7 @@ def assemble(case_ids, with_tfjs: bool = True) -> Path:
     for f in PAGE.iterdir():
         shutil.copy(f, SITE / f.name)
     _link(ROOT / "dist" / info["pyodide_dir"], SITE / info["pyodide_dir"])
+    (SITE / "site_config.js").write_text(f"self.PYODIDE_DIR = {json.dumps(info['pyodide_dir'] + '/')};\n")
     if with_tfjs:
         _link(NODE_MODULES / "tfjs" / "dist", SITE / "tfjs")
         _link(NODE_MODULES / "tfjs-backend-wasm" / "dist", SITE / "tfjs-backend-wasm")

@@ -32,6 +32,14 @@ def _sigmoid_pair(n, rng):
     return (lambda lib: calls.sigmoid_grad(lib, g, y)), (lambda: g * (y * (one - y)))
 
 
+def _softplus_pair(n, rng):
+    g = rng.standard_normal(n).astype(xp.float32)
+    x = (rng.standard_normal(n) * 4).astype(xp.float32)
+    one = xp.float32(1)
+    # The table's rule: g * sigmoid(x), sigmoid as math_ops computes it (an exp per element).
+    return (lambda lib: calls.softplus_grad(lib, g, x)), (lambda: g * (one / (one + xp.exp(-x))))
+
+
 def _matmul_pair(size, rng):
     n = max(2, round(size ** (1 / 3)))
     a = rng.standard_normal((n, n)).astype(xp.float32)
@@ -81,7 +89,8 @@ def _adam_pair(n, rng):
 
 
 FAMILIES = {"matmul": _matmul_pair, "binary": _binary_pair, "unary": _unary_pair,
-            "reduce": _reduce_pair, "fused": _sigmoid_pair, "softmax_xent": _xent_pair,
+            "reduce": _reduce_pair, "fused": _sigmoid_pair, "fused_exp": _softplus_pair,
+            "softmax_xent": _xent_pair,
             "optimizer": _adam_pair}
 
 
