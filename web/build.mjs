@@ -10,7 +10,6 @@
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
 //        DIR/boot/{index.html,worker.js} the boot-check page the boot benchmark opens (web/boot/)
 // The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples".
-// While web/src/graph/index.js does not exist, web/src/graph-fallback.js stands in for it.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,11 +58,6 @@ const playgroundPlugin = {
       loader: "js",
       watchFiles: [path.join(WEB, "examples", "manifest.json")],
     }));
-    // The graph panel is another module's work; until it exists, a small stand-in keeps the build whole.
-    build.onResolve({ filter: /^\.\/graph\/index\.js$/ }, (args) => {
-      const real = path.join(args.resolveDir, "graph", "index.js");
-      return { path: fs.existsSync(real) ? real : path.join(WEB, "src", "graph-fallback.js") };
-    });
   },
 };
 

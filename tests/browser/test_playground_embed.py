@@ -11,8 +11,10 @@ def test_docs_page_elements_are_lazy_and_run(page, as_playground, shot):
               on_context=lambda ctx: ctx.on("request", lambda r: requests.append(urlparse(r.url).path)))
     pg.wait_for_selector("tapegrad-playground[data-state=idle] .cm-content")
     assert pg.locator("tapegrad-playground").count() == 2
-    pg.wait_for_timeout(500)
-    assert not [p for p in requests if "pyodide" in p or p.endswith("worker.js")], "booted before any Run"
+    pg.wait_for_load_state("networkidle")   # everything the page loads by itself has been asked for
+    booting = ("/pyodide.asm.wasm", "/snapshot.bin")
+    assert not [p for p in requests if p.endswith(booting) or p.endswith("/assets/worker.js")], \
+        "booted before any Run"
 
     readonly = as_playground(pg, "#readonly-demo")
     assert readonly.root.locator(".cm-content").get_attribute("aria-readonly") == "true"
@@ -22,6 +24,8 @@ def test_docs_page_elements_are_lazy_and_run(page, as_playground, shot):
     assert readonly.editor_text() == before and "y = x ** 3 - 2.0 * x" in before
     assert readonly.run() == "ok", readonly.console_text()
     assert "dy/dx = 4.75" in readonly.console_text()
+    for name in booting:
+        assert any(p.endswith(name) for p in requests), f"Run fetched {name}"
     assert readonly.root.locator("[data-testid=graph] [data-node-id]").count() > 0
 
     editable = as_playground(pg, "#editable-demo")
@@ -63,3 +67,22 @@ def test_embed_layout_alone(page, as_playground, shot):
     href = pg.evaluate("() => { const a = document.querySelector('#open-full'); a.click(); return a.href; }")
     assert "#code=" in href and "?embed" not in href
     shot(pg, "embed")
+
+
+def test_stop_reaches_the_running_element_while_another_waits(page, as_playground):
+    pg = page("docs/embedding.html", viewport=(1100, 900))
+    pg.wait_for_selector("tapegrad-playground[data-state=idle] .cm-content")
+    editable = as_playground(pg, "#editable-demo")
+    readonly = as_playground(pg, "#readonly-demo")
+    editable.root.locator(".cm-content").click()
+    pg.keyboard.press("Control+a")
+    pg.keyboard.insert_text("import time\nprint('looping')\nwhile True:\n    time.sleep(0.01)\n")
+    looping = editable.click_run()
+    pg.wait_for_selector("#editable-demo[data-state=running]", timeout=120_000)
+    queued = readonly.click_run()            # waits behind the loop
+    pg.wait_for_function(
+        "() => document.querySelector('#editable-demo [data-testid=console]').innerText.includes('looping')")
+    editable.root.locator("[data-testid=stop]").click()
+    assert editable.wait_run(looping, timeout_ms=30_000) == "interrupted"
+    assert readonly.wait_run(queued) == "ok", readonly.console_text()
+    assert "dy/dx = 4.75" in readonly.console_text()

@@ -63,11 +63,25 @@ def test_autosave_restores_after_reload_and_clear_my_data_forgets(page, as_playg
     assert "print('typed by hand')" in play.editor_text()
     assert "The smallest tape" in play.editor_text()
 
+    # An edit whose autosave is still pending when the data is cleared must not come back.
+    pg.locator("[data-testid=editor] .cm-content").click()
+    pg.keyboard.insert_text("# pending autosave\n")
     pg.locator("#clear-data").click()
     assert stored(pg) == {}
     assert "Cleared" in play.console_text()
+    pg.wait_for_timeout(600)                       # past the autosave delay
+    assert stored(pg) == {}
+    # Leaving the page (tab switch, close) must not save the cleared state back either.
+    pg.evaluate("""() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        document.dispatchEvent(new Event('visibilitychange'));
+        window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+        delete document.hidden;
+    }""")
+    assert stored(pg) == {}
     pg.reload()
     pg.wait_for_selector("[data-testid=editor] .cm-content")
+    assert stored(pg) == {}
     assert "typed by hand" not in play.editor_text()
     assert squash(play.editor_text()) == squash(FIRST_CODE)
 

@@ -144,3 +144,30 @@ def test_figures_shown_paused_and_left_open_are_sent():
 def test_print_goes_to_stdout(capsys):
     status, _, out = run("print('<b>hi</b>')\n", capsys)
     assert status["ok"] and out == "<b>hi</b>\n"
+
+
+def test_a_failing_matplotlib_setup_is_reported_like_any_error(monkeypatch):
+    if importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("matplotlib is not installed")
+
+    def broken_install(self):
+        raise ImportError("matplotlib backend exploded")
+
+    monkeypatch.setattr(runtime.PlotSender, "install", broken_install)
+    page = Page()
+    status = runtime.Session(page).run("import matplotlib.pyplot as plt\nprint('never')\n")
+    assert status["ok"] is False and status["error"]["type"] == "ImportError"
+    assert "matplotlib backend exploded" in page.of("traceback")[0]["text"]
+    assert len(page.of("graph")) == 1, "the graph is still sent"
+
+
+def test_a_late_stop_while_drawing_figures_does_not_escape(monkeypatch):
+    def interrupted_flush(self):
+        raise KeyboardInterrupt()
+
+    monkeypatch.setattr(runtime.PlotSender, "flush", interrupted_flush)
+    page = Page()
+    status = runtime.Session(page).run("print('hi')\n")
+    assert status["interrupted"] is True and status["ok"] is False
+    assert "KeyboardInterrupt" in page.of("traceback")[0]["text"]
+    assert len(page.of("graph")) == 1

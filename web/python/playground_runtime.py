@@ -148,10 +148,10 @@ class Session:
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
         status = {"ok": True, "error": None, "interrupted": False}
         self.plots.reset()
-        if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
-            self.plots.install()
         cap = tapegrad.graph.capture()
         try:
+            if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
+                self.plots.install()
             code = compile(source, USER_FILE, "exec")
             with cap:
                 exec(code, {"__name__": "__main__", "__file__": USER_FILE})
@@ -163,12 +163,19 @@ class Session:
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
+        # A late Stop raises KeyboardInterrupt here too: report it like any failure, never escape.
         try:
             self.plots.flush()
-        except Exception as exc:  # a figure that cannot be drawn must not hide the graph
-            self.send("traceback", json.dumps({"text": f"while drawing figures: {exc!r}\n", "line": None}))
+        except BaseException as exc:  # a figure that cannot be drawn must not hide the graph
+            status = self._late_failure(status, exc, "while drawing figures")
         try:
             self.send("graph", to_json(cap.to_dict()))
-        except Exception as exc:
-            self.send("traceback", json.dumps({"text": f"while exporting the graph: {exc!r}\n", "line": None}))
+        except BaseException as exc:
+            status = self._late_failure(status, exc, "while exporting the graph")
+        return status
+
+    def _late_failure(self, status, exc, doing):
+        self.send("traceback", json.dumps({"text": f"{doing}: {exc!r}\n", "line": None}))
+        if isinstance(exc, KeyboardInterrupt):
+            return {"ok": False, "error": {"type": "KeyboardInterrupt", "line": None}, "interrupted": True}
         return status

@@ -24,7 +24,7 @@ const SCRIPT_URL = document.currentScript?.src ?? location.href;
 const base = (rel) => new URL(rel, SCRIPT_URL).href;
 
 let runner = null;           // shared by every element, made on the first Run
-let active = null;           // the element whose run is in progress (or that started the boot)
+let active = null;           // the element whose run is in progress
 const elements = new Set();
 
 function sharedRunner() {
@@ -56,7 +56,8 @@ function ensureStylesheet() {
 class TapegradPlayground extends HTMLElement {
   #built = false;
   #runs = 0;
-  #busy = false;
+  #busy = false;       // Run clicked, until its run ends (it may wait behind another element's)
+  #running = false;    // its run has started in the worker and not yet ended
 
   connectedCallback() {
     elements.add(this);
@@ -104,7 +105,7 @@ class TapegradPlayground extends HTMLElement {
     };
     this.parts = { editor: this.editor, output, plots, graph };
     runButton.addEventListener("click", () => this.run());
-    stopButton.addEventListener("click", () => { if (active === this) runner?.stop(); });
+    stopButton.addEventListener("click", () => { if (this.#running) runner?.stop(); });
     open.addEventListener("click", () => { open.href = base("./") + plainFragment(this.editor.getCode()); });
   }
 
@@ -117,13 +118,18 @@ class TapegradPlayground extends HTMLElement {
     this.#busy = true;
     this.querySelector(".tgp-outputs").hidden = false;
     const r = sharedRunner();
-    active = this;
+    // Queued behind other elements' runs: this element becomes the active one only when the
+    // worker actually starts its run.
+    const started = () => { active = this; this.#running = true; };
+    const runner_ = { run: (code, sink) => r.run(code, { ...sink, started }) };
     this.#runs += 1;
     try {
-      const status = await runCode({ runner: r, ...this.parts }, this.#runs);
+      const status = await runCode({ runner: runner_, ...this.parts }, this.#runs);
       this.dataset.runs = String(this.#runs);
       this.dataset.lastRun = status.ok ? "ok" : status.interrupted ? "interrupted" : "error";
     } finally {
+      this.#running = false;
+      if (active === this) active = null;
       this.#busy = false;
     }
   }

@@ -22,6 +22,7 @@ const store = embed ? null : createStore("page");
 let example = exampleById(params.get("example")) ?? EXAMPLES[0];
 let programmatic = false;     // true while the page itself replaces the code (not autosaved)
 let saveTimer = 0;
+let cleared = false;          // "Clear my data" was used and nothing was edited or loaded since
 let runs = 0;
 let busy = false;             // a run is queued or running (clicks meanwhile are ignored)
 
@@ -30,6 +31,7 @@ const editor = createEditor($("[data-testid=editor]"), {
   onRun: () => run(),
   onChange: () => {
     if (programmatic || !store) return;
+    cleared = false;
     clearTimeout(saveTimer);
     saveTimer = setTimeout(save, 300);
   },
@@ -42,7 +44,13 @@ const runner = new PythonRunner(new URL("./worker.js", import.meta.url), setStat
 
 function save() {
   clearTimeout(saveTimer);
+  cleared = false;
   if (store) store.save(editor.getCode(), example.id);
+}
+
+/** On leaving the page: saves, unless the data was just cleared (that must stay cleared). */
+function saveUnlessCleared() {
+  if (!cleared) save();
 }
 
 function replaceCode(code) {
@@ -124,8 +132,8 @@ async function init() {
   }
   await loadFromFragment();
   window.addEventListener("hashchange", loadFromFragment);
-  window.addEventListener("pagehide", save);
-  document.addEventListener("visibilitychange", () => { if (document.hidden) save(); });
+  window.addEventListener("pagehide", saveUnlessCleared);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) saveUnlessCleared(); });
 
   $("#run").addEventListener("click", () => run());
   $("#stop").addEventListener("click", () => stop());
@@ -137,7 +145,9 @@ async function init() {
     output.note(`Reset to the example “${example.title}”.`);
   });
   $("#clear-data").addEventListener("click", () => {
+    clearTimeout(saveTimer);
     const removed = clearAllData();
+    cleared = true;
     example = EXAMPLES[0];
     replaceCode(example.code);
     output.note(`Cleared: ${removed} saved item(s) removed from this browser; the first example is back.`);

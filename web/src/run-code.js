@@ -23,7 +23,11 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
       } else if (kind === "plot") {
         plots.show(data);
       } else if (kind === "graph") {
-        graph.show(data);
+        try {
+          graph.show(data);
+        } catch (err) {
+          output.note(`Could not draw the graph: ${err.message}`, "error");
+        }
       }
     },
   };
@@ -34,7 +38,9 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
     output.note(`Python could not start: ${err.message}`, "error");
     return { ok: false, error: { type: "BootError", line: null }, interrupted: false };
   }
-  if (status.restarted) {
+  if (status.failed) {
+    output.note(`Python stopped working (${status.failed}); the next Run starts it again.`, "error");
+  } else if (status.restarted) {
     output.note("■ Stopped: Python was restarted (the run did not answer the interrupt). Your code is kept.", "stop");
   } else if (status.interrupted) {
     output.note("■ Stopped.", "stop");

@@ -37,7 +37,7 @@ export class PythonRunner {
       worker.onmessage = (ev) => this.#onMessage(ev.data, resolve, reject);
       worker.onerror = (ev) => {
         const text = `the Python worker failed: ${ev.message || "unknown error"}`;
-        this.onState("error", { text });
+        this.#fail(worker, text);
         reject(new Error(text));
       };
     });
@@ -57,7 +57,7 @@ export class PythonRunner {
         resolveReady();
         break;
       case "boot-error":
-        this.onState("error", m);
+        this.#fail(this.worker, m.text);
         rejectReady(new Error(m.text));
         break;
       case "out":
@@ -75,6 +75,19 @@ export class PythonRunner {
     }
   }
 
+  /** A broken worker is dropped (the next run boots a fresh one); a run in progress ends with an error. */
+  #fail(worker, text) {
+    if (worker !== this.worker) return;   // an old worker's late error
+    const run = this.current;
+    this.current = null;
+    clearTimeout(this.stopTimer);
+    worker.terminate();
+    this.worker = null;
+    this.onState("error", { text });
+    run?.resolve({ ok: false, error: { type: "WorkerError", line: null }, interrupted: false,
+                   failed: text });
+  }
+
   #finish(status) {
     const run = this.current;
     this.current = null;
@@ -87,7 +100,7 @@ export class PythonRunner {
 
   /**
    * Runs code after any run in progress. sink: {output(stream, text), info(text),
-   * message(kind, data)}. Resolves with {ok, error: {type, line} | null, interrupted, restarted?}.
+   * message(kind, data), started()} (started: called when the worker begins this run). Resolves with {ok, error: {type, line} | null, interrupted, restarted?}.
    */
   run(code, sink) {
     const next = this.queue.then(() => this.#runNow(code, sink));
@@ -98,6 +111,7 @@ export class PythonRunner {
   async #runNow(code, sink) {
     await this.start();
     if (this.interrupt) this.interrupt[0] = 0;
+    sink.started?.();
     this.onState("running", {});
     return new Promise((resolve) => {
       this.current = { sink, resolve };

@@ -1,0 +1,38 @@
+"""The playground recovers from failures: a worker that failed to boot is replaced on the next
+Run, and a graph document the panel rejects is reported in the console instead of lost."""
+from __future__ import annotations
+
+
+def test_a_failed_boot_is_retried_on_the_next_run(page, as_playground):
+    failed = []
+
+    def fail_once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=200, content_type="text/javascript",
+                          body="throw new Error('broken worker for the test');")
+        else:
+            route.continue_()
+
+    pg = page("?example=scalar-gradient", allow=("broken worker for the test",),
+              on_context=lambda ctx: ctx.route("**/assets/worker.js", fail_once))
+    play = as_playground(pg)
+    pg.wait_for_selector("body[data-state=error]", state="attached", timeout=30_000)
+    assert failed, "the first worker was the broken one"
+    assert play.run() == "ok", play.console_text()   # a fresh worker boots for this Run
+    assert "slope = 24.0" in play.last_run_output()
+
+
+def test_a_graph_document_the_panel_rejects_is_reported(page, as_playground):
+    pg = page("")
+    play = as_playground(pg)
+    play.set_code(
+        "import tapegrad.graph as g\n"
+        "type(g.capture()).to_dict = lambda self, *a, **k: {'version': 2, 'nodes': [], 'edges': [],"
+        " 'groups': [], 'tapes': []}\n"
+        "print('patched')\n")
+    assert play.run() == "ok", play.console_text()
+    assert "patched" in play.last_run_output()
+    note = play.root.locator("[data-testid=console] .error", has_text="Could not draw the graph")
+    assert note.count() >= 1, play.console_text()
+    assert "version 2" in note.last.inner_text()
