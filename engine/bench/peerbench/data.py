@@ -41,6 +41,12 @@ def gemm_operands(m, k, n, transpose_a=False, transpose_b=False) -> tuple[np.nda
     return a, b
 
 
+def gemm_product_operands(m, k, n, transpose_a=False, transpose_b=False) -> tuple[np.ndarray, np.ndarray]:
+    """The operands of ``gemm_operands`` as (transposed) views whose plain product is the case."""
+    a, b = gemm_operands(m, k, n, transpose_a, transpose_b)
+    return (a.T if transpose_a else a), (b.T if transpose_b else b)
+
+
 def tanh_chain(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = _rng("tanh", size)
     return tuple(rng.standard_normal(size).astype(np.float32) for _ in range(3))

@@ -68,10 +68,7 @@ def mlp_step(case):
 
 @PEER.case("W4-*")
 def gemm(case):
-    p = case.params
-    a, b = data.gemm_operands(**p)
-    a = a.T if p["transpose_a"] else a
-    b = b.T if p["transpose_b"] else b
+    a, b = data.gemm_product_operands(**case.params)
     return lambda: a @ b
 
 
