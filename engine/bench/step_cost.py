@@ -1,10 +1,10 @@
-"""Per-step cost of the small training steps W2 and W3-b64 (issue 18), natively.
+"""Per-step cost of the small steps W2, W3-b64, W6-hvp and W5-tanh (issue 18), natively.
 
-    python engine/bench/step_cost.py [--case W2|W3-b64] [--steps 200] [--repeat 7]
+    python engine/bench/step_cost.py [--case W2|W3-b64|W6-hvp|W5-tanh] [--steps 200] [--repeat 7]
     valgrind --tool=callgrind --instr-atstart=no python engine/bench/step_cost.py --case W2 \
         --steps N --repeat 0 --callgrind-on
 
-Builds the step exactly as peerbench's tapegrad peer does (``peers/tf_style.mlp_step``), warms it
+Builds the step exactly as peerbench's tapegrad peer does (``peers/tf_style.py``), warms it
 up, then prints the median over ``--repeat`` runs of ``--steps`` steps in ms per step. For
 instruction counts run it under callgrind (as above) with ``--steps N`` and ``--steps 2N`` and
 divide the difference of the totals by N (the toggles' own cost cancels): the counts repeat, where
@@ -25,9 +25,12 @@ from peerbench.threads import limit_this_process  # noqa: E402
 
 limit_this_process()            # one thread, as peerbench runs every peer
 
-from peerbench.cases import MLP_W2, MLP_W3  # noqa: E402
+from peerbench.cases import (MLP_W2, MLP_W3, W5_ELEMENTS, W6_HVP_PARAMS,  # noqa: E402
+                             W6_HVP_ROWS)
 
-CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=64)}
+CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=64),
+         "W6-hvp": dict(params=W6_HVP_PARAMS, rows=W6_HVP_ROWS),
+         "W5-tanh": dict(size=W5_ELEMENTS)}
 
 
 def make_step(case_id):

@@ -243,7 +243,16 @@ def broadcast_back(g, x, axes, keepdims):
 
 
 def _sum_impl(x, axes, keepdims):
-    return xp.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype if x.dtype.kind != "b" else None)
+    dtype = x.dtype if x.dtype.kind != "b" else None
+    if type(x) is _ndarray:
+        # Speed: the ufunc's own reduce, which ``numpy.sum`` calls for an ndarray after two
+        # Python-level wrappers (same call, same bits): W2 -40k instructions per step.
+        return _add_reduce(x, axes, dtype, None, keepdims)
+    return xp.sum(x, axis=axes, keepdims=keepdims, dtype=dtype)
+
+
+_ndarray = xp.ndarray if xp.__name__ == "numpy" else None
+_add_reduce = xp.add.reduce if xp.__name__ == "numpy" else None
 
 
 SUM = primitive("Sum", kernels.route_reduce("sum", _sum_impl))
@@ -271,7 +280,11 @@ def unbroadcast(g, shape):
     axes = tuple(range(lead)) + tuple(
         i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
     if axes:
-        g = reduce_sum(g, axis=axes)
+        # Speed: the axes are sorted, distinct and in range, so a tensor's sum binds directly,
+        # without ``reduce_sum``'s conversion and axis checks (``checks.axes``): W2 1.685M ->
+        # 1.610M instructions per step (callgrind, engine/bench/step_cost.py, 2026-11-23).
+        g = bind(SUM, (g,), {"axes": axes, "keepdims": False}) if isinstance(g, Tensor) \
+            else reduce_sum(g, axis=axes)
     if g._value.shape != shape:
         g = reshape_to(g, shape)
     return g

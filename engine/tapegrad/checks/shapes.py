@@ -21,6 +21,8 @@ def _dims(op, value, arg, floats):
         if dims is None or any(d is None for d in dims):
             raise python_type_error(f"{op}: {arg} must be fully defined, got {value}")
         return dims
+    if type(value) is tuple or type(value) is list:
+        return _listed(op, value, arg, floats)   # (Speed: before the ABC test below)
     array = getattr(value, "_value", value)
     if isinstance(array, xp.ndarray):
         if array.dtype.kind not in "iu":
@@ -34,8 +36,15 @@ def _dims(op, value, arg, floats):
     if not isinstance(value, (list, tuple)):
         raise python_type_error(f"{op}: {arg} must be a list of integer sizes, got "
                                 f"{describe(value)}")
+    return _listed(op, value, arg, floats)
+
+
+def _listed(op, value, arg, floats):
     dims = []
     for d in value:
+        if type(d) is int:   # Speed: the common case first, without the checks' ABC tests
+            dims.append(d)
+            continue
         d = getattr(d, "_value", d)
         if isinstance(d, xp.ndarray) and d.ndim == 0 and d.dtype.kind in "iub":
             d = int(d)
