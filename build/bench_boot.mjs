@@ -11,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { storedZipEntries, withLinkedLibraries } from "../web/src/pyodide-boot.js";
+import { unpackSnapshot } from "../web/src/snapshot-file.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIRST_GRADIENT = `
@@ -31,10 +32,10 @@ async function child(mode) {
   const files = Object.fromEntries(record.packages.map((name) =>
     [name, new Map(storedZipEntries(fs.readFileSync(indexURL + lock.packages[name].file_name)))]));
   const modules = {};
-  for (const lib of record.libs) modules[lib.name] = await WebAssembly.compile(files[lib.package].get(lib.file));
+  for (const lib of record.libs) modules[lib.name] = await WebAssembly.compile(fs.readFileSync(indexURL + lib.url));
   await import(pathToFileURL(indexURL + "pyodide.asm.js").href);
   const pyodide = await withLinkedLibraries({ record, modules }, {}, () =>
-    loadPyodide({ indexURL, packages: [], _loadSnapshot: fs.promises.readFile(indexURL + "snapshot.bin") }));
+    loadPyodide({ indexURL, packages: [], _loadSnapshot: unpackSnapshot(fs.readFileSync(indexURL + "snapshot.bin")) }));
   const site = pyodide._api.sitepackages;
   for (const name of record.packages) {
     for (const [file, data] of files[name]) {

@@ -49,7 +49,7 @@ PREPARED = {
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
 # when needed, so the page loads them after the first gradient instead of during boot.
 LAZY_REQUIREMENTS = {"networkx"}
-PRECOMPRESS = ["pyodide.asm.wasm", "pyodide.asm.js", "snapshot.bin"]
+PRECOMPRESS = ["pyodide.asm.wasm", "pyodide.asm.js", "snapshot.bin", "snapshot-libs/*.wasm"]
 SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctypes", "platform",
                     # what `import tapegrad` and the playground's runtime import besides numpy
                     "ast", "base64", "bisect", "datetime", "dis", "fnmatch", "importlib.abc",
@@ -61,7 +61,8 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     # with their shared libraries linked back in by the page (build/make_snapshot.mjs)
                     "numpy", "tapegrad",
                     # what the playground's runtime and every run's graph export import
-                    "signal", "tapegrad.graph", "tapegrad.graph.document", "tapegrad.graph.export",
+                    "signal", "tapegrad.graph", "tapegrad.graph.capturing", "tapegrad.graph.document",
+                    "tapegrad.graph.export",
                     "playground_runtime"]
 # Files written into Pyodide's file system before the snapshot's imports: the playground's runtime,
 # where its worker writes it (web/src/worker.js).
@@ -352,8 +353,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     make_snapshot(pdir)
     # Precompressed copies of the large, compressible files; serve.mjs sends them to clients that
     # accept gzip (the wheels and the stdlib zip are compressed already).
-    for name in PRECOMPRESS:
-        with open(pdir / name, "rb") as src, gzip.GzipFile(pdir / (name + ".gz"), "wb", 6, mtime=0) as dst:
+    for path in [p for pattern in PRECOMPRESS for p in sorted(pdir.glob(pattern))]:
+        with open(path, "rb") as src, gzip.GzipFile(path.with_name(path.name + ".gz"), "wb", 6, mtime=0) as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
 
     build_web(staging, pyo["dist_dir"])

@@ -18,6 +18,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { storedZipEntries } from "../web/src/pyodide-boot.js";
 import { recordLibraries } from "../web/src/snapshot-libs.js";
+import { packSnapshot } from "../web/src/snapshot-file.js";
+import crypto from "node:crypto";
 
 const [dir, out, ...rest] = process.argv.slice(2);
 const option = (name) => rest.filter((a, i) => rest[i - 1] === name);
@@ -70,6 +72,7 @@ import gc, importlib, io
 def _open_files():
     return {id(o): o for o in gc.get_objects() if isinstance(o, io.IOBase) and not o.closed}
 _before = _open_files()
+_m = _f = None
 for _m in _snapshot_modules:
     importlib.import_module(_m)
 import importlib.metadata
@@ -83,14 +86,26 @@ if _left:
 del _m, _f, _left, _before, _open_files, _snapshot_modules, gc, importlib, io
 `);
 const record = recordLibraries(Module, tableLengthBefore);
+// Each library the snapshot links is also written beside it as a .wasm file of its own (served as
+// application/wasm): the page compiles it while it streams in (and the browser may keep the
+// compiled code with the cached file), without waiting for the whole wheel that ships it.
+const outDir = path.dirname(out);
+fs.rmSync(path.join(outDir, "snapshot-libs"), { recursive: true, force: true });
+fs.mkdirSync(path.join(outDir, "snapshot-libs"));
 for (const lib of record.libs) {
   const file = lib.name.startsWith(site + "/") ? lib.name.slice(site.length + 1) : null;
   const pkg = file && packages.find((p) => lock.packages[p].imports.some((i) => file.startsWith(i + "/")));
   if (!pkg) throw new Error(`snapshot: cannot tell which package ships ${lib.name}`);
-  Object.assign(lib, { package: pkg, file });
+  const bytes = pyodide.FS.readFile(lib.name);
+  const url = `snapshot-libs/${path.posix.basename(file).replace(/\.so$/, "")}.wasm`;
+  fs.writeFileSync(path.join(outDir, url), bytes);
+  const sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
+  Object.assign(lib, { package: pkg, file, url, sha256 });
 }
 record.packages = packages;
 const snapshot = pyodide.makeMemorySnapshot();
-fs.writeFileSync(out, snapshot);
-fs.writeFileSync(path.join(path.dirname(out), "snapshot-libs.json"), JSON.stringify(record) + "\n");
-console.error(`snapshot: wrote ${out} (${(snapshot.length / 1e6).toFixed(1)} MB, ${record.libs.length} shared libraries linked)`);
+const packed = packSnapshot(snapshot);
+fs.writeFileSync(out, packed);
+fs.writeFileSync(path.join(outDir, "snapshot-libs.json"), JSON.stringify(record) + "\n");
+console.error(`snapshot: wrote ${out} (${(packed.length / 1e6).toFixed(1)} MB of a ${(snapshot.length / 1e6).toFixed(1)} MB heap, ` +
+  `zero pages left out; ${record.libs.length} shared libraries linked)`);

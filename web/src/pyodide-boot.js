@@ -1,21 +1,23 @@
 // Boots Pyodide from this site as fast as it allows (the playground worker and the boot-check page
 // both use this). What it does, each step measured (build/README.md, "Boot path"):
-//  1. At once, in parallel: the lock file, the memory snapshot, and, as soon as the lock names
-//     them, the wheels of `packages` and their dependencies (checked against the lock's sha256 by
-//     the browser, through subresource integrity). Pyodide itself would request wheels only
-//     after its interpreter is up.
+//  1. At once, in parallel: `pyodide.asm.wasm` (compiled as it streams in), the memory snapshot
+//     (snapshot-file.js: its zero pages are left out), the shared libraries the snapshot links
+//     (NumPy's, each a .wasm file of its own, compiled as it streams in), the lock file and the
+//     standard library (answered to Pyodide's own requests later). Nothing else is downloaded
+//     before Python runs.
 //  2. loadPyodide restores the snapshot instead of starting Python (falls back to a plain start).
-//     The snapshot was taken with NumPy and tapegrad imported: their shared libraries, compiled
-//     here while the snapshot downloads, are linked back in as the heap is restored
-//     (snapshot-libs.js, with the build's snapshot-libs.json).
-//  3. Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the build
-//     stores the wheels' entries uncompressed (build/prepare_wheels.mjs), so this is copying,
-//     where Pyodide's installer would run Python's zipfile in a just-started interpreter. Shared
-//     libraries are then loaded as Pyodide's installer loads them. Anything unexpected (a
-//     compressed entry, a missing file) falls back to pyodide.loadPackage for that package.
+//     The snapshot was taken with NumPy and tapegrad imported: their shared libraries are linked
+//     back in as the heap is restored (snapshot-libs.js, with the build's snapshot-libs.json).
+//  3. The packages' files (their modules are in the heap already) download in the background and
+//     are written when the first run is over, or sooner by the first import that needs them.
+//     Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the build
+//     stores the wheels' entries uncompressed (build/prepare_wheels.mjs). Without the snapshot,
+//     the wheels are installed before Ready (falling back to pyodide.loadPackage for a package
+//     whose wheel is not as expected).
 //
 // Loads pyodide.js (importScripts; it defines self.loadPyodide) once the downloads have started.
 import { restoreLibraries } from "./snapshot-libs.js";
+import { restoreSparse, sparseHeader, sparseSnapshot } from "./snapshot-file.js";
 
 const ZIP_END = 0x06054b50;
 const ZIP_CENTRAL = 0x02014b50;
@@ -119,24 +121,43 @@ async function installAll(pyodide, pending, marks, inSnapshot = new Set()) {
 }
 
 /**
- * Starts compiling pyodide.asm.wasm at once, streamed from its response (so the browser keeps the
- * compiled code with the cached file, and a warm load skips compiling), instead of when
- * loadPyodide gets to it, which is after the snapshot has downloaded. `during(fn)` runs fn (the
- * loadPyodide call) with Pyodide's own request for the file and its instantiation routed to this
- * compilation; if the early compilation failed, Pyodide's own path runs as usual.
+ * Starts, at once, the requests Pyodide itself would make only later: `pyodide.asm.wasm` (compiled
+ * as it streams in, so a warm load may reuse the browser's compiled code), the lock file and the
+ * standard library's zip (which Pyodide would request once its module exists). `during(fn)` runs fn
+ * (the loadPyodide call) with Pyodide's own requests for these files answered by the early ones and
+ * its instantiation routed to the early compilation; if that failed, Pyodide's own path runs.
+ * `lock` resolves to the parsed lock file.
  */
-function compileWasmEarly(indexURL, marks) {
+function startEarly(indexURL, marks) {
   const url = indexURL + "pyodide.asm.wasm";
   const compiled = WebAssembly.compileStreaming(fetch(url)).then((module) => {
     marks.wasmCompiled = performance.now();
     return module;
   });
   compiled.catch(() => {});
+  const early = new Map();
+  for (const name of ["pyodide-lock.json", "python_stdlib.zip"]) {
+    const response = fetch(indexURL + name);
+    response.catch(() => {});
+    early.set(indexURL + name, response);
+  }
+  const lock = early.get(indexURL + "pyodide-lock.json").then((r) => {
+    if (!r.ok) throw new Error(`pyodide-lock.json: HTTP ${r.status}`);
+    return r.clone().json();
+  });
   async function during(fn) {
     const realFetch = self.fetch;
     const realInstantiate = WebAssembly.instantiateStreaming;
-    self.fetch = (input, init) => (String(input) === url ? Promise.resolve(new Response(new ArrayBuffer(0)))
-      : realFetch.call(self, input, init));
+    self.fetch = (input, init) => {
+      const key = String(input);
+      if (key === url) return Promise.resolve(new Response(new ArrayBuffer(0)));
+      const response = early.get(key);
+      if (response) {
+        early.delete(key);   // each early response is handed out once
+        return response.catch(() => realFetch.call(self, input, init));
+      }
+      return realFetch.call(self, input, init);
+    };
     WebAssembly.instantiateStreaming = async (source, imports) => {
       let module;
       try {
@@ -156,27 +177,23 @@ function compileWasmEarly(indexURL, marks) {
       WebAssembly.instantiateStreaming = realInstantiate;
     }
   }
-  return { during };
+  return { during, lock, compiled };
 }
 
 /**
- * The snapshot's shared libraries, compiled from their wheels as soon as those have downloaded:
- * resolves to {record, modules} (snapshot-libs.json and {library path: WebAssembly.Module}).
+ * The snapshot's shared libraries, each fetched from its own .wasm file (written beside the
+ * snapshot by the build, checked against its sha256) and compiled as it streams in: resolves to
+ * {record, modules} (snapshot-libs.json and {library path: WebAssembly.Module}).
  */
-async function compileSnapshotLibraries(indexURL, wheels, marks) {
+async function compileSnapshotLibraries(indexURL, marks) {
   const response = await fetch(indexURL + "snapshot-libs.json");
   if (!response.ok) throw new Error(`snapshot-libs.json: HTTP ${response.status}`);
   const record = await response.json();
-  const bytesOf = new Map((await wheels).map((w) => [w.name, w.bytes]));
   const modules = {};
-  const byPackage = Map.groupBy(record.libs, (lib) => lib.package);
-  await Promise.all([...byPackage].map(async ([pkg, libs]) => {
-    if (!bytesOf.has(pkg)) throw new Error(`the snapshot links ${pkg}, which this page does not download`);
-    const files = new Map(storedZipEntries(await bytesOf.get(pkg)));
-    await Promise.all(libs.map(async (lib) => {
-      if (!files.has(lib.file)) throw new Error(`${pkg} has no ${lib.file}`);
-      modules[lib.name] = await WebAssembly.compile(files.get(lib.file));
-    }));
+  await Promise.all(record.libs.map(async (lib) => {
+    if (!lib.url || !lib.sha256) throw new Error(`snapshot-libs.json names no file for ${lib.name}`);
+    const file = fetch(indexURL + lib.url, { integrity: integrityOf(lib.sha256) });
+    modules[lib.name] = await WebAssembly.compileStreaming(file);
   }));
   marks.librariesCompiled = performance.now();
   return { record, modules };
@@ -194,7 +211,11 @@ export async function withLinkedLibraries(libraries, marks, fn) {
     const Module = await create(settings);
     const restore = settings.API.restoreSnapshot;
     settings.API.restoreSnapshot = (bytes) => {
-      const result = restore(bytes);
+      marks.restoreStarted = performance.now();
+      const header = sparseHeader(bytes);   // a sparseSnapshot: Pyodide reads the header only
+      const result = restore(header ?? bytes);
+      if (header) restoreSparse(Module.HEAP8, bytes);
+      marks.heapRestored = performance.now();
       restoreLibraries(Module, libraries.record, libraries.modules);
       marks.librariesLinked = performance.now();
       return result;
@@ -220,85 +241,193 @@ del _finder
 `);
 }
 
+// Placed first on sys.meta_path after a snapshot restore: the first import of a module of a
+// package whose files are not written yet (NumPy's random or fft, Keras, networkx's readers...)
+// has them written first (`ensure`, below), then Python's own finders find it as usual.
+const FILES_ON_FIRST_IMPORT = `
+import sys
+
+class FilesOnFirstImport:
+    """Writes a package's files on the first import that needs them (tapegrad's page boot)."""
+
+    def __init__(self, ensure, names, site):
+        self._ensure, self._names, self._site = ensure, set(names), site
+
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if top in self._names:
+            self._names.discard(top)
+            self._ensure(top)
+            for folder, finder in list(sys.path_importer_cache.items()):
+                if finder is not None and folder.startswith(self._site):
+                    finder.invalidate_caches()
+        return None
+
+def _install(ensure, names, site):
+    sys.meta_path.insert(0, FilesOnFirstImport(ensure, names, site))
+_install
+`;
+
+/** A wheel's bytes, downloaded synchronously (a worker may): for a package a running program
+ * imports before its background download has arrived. */
+function downloadNow(url) {
+  const xhr = new XMLHttpRequest();
+  xhr.open("GET", url, false);
+  xhr.responseType = "arraybuffer";
+  xhr.send(null);
+  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  return new Uint8Array(xhr.response);
+}
+
+/**
+ * The files of the packages the snapshot holds imported, written after the boot: their modules are
+ * in the restored heap already, so the files matter only to modules imported later (and to
+ * tracebacks' source lines). Each wheel downloads in the background; `ensure(importName)` writes a
+ * package's files at once (Python calls it on the first import that needs them), `writeAll()`
+ * writes the rest when they have arrived.
+ */
+function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
+  const written = new Set();
+  const arrived = new Map();
+  const wheels = new Map(names.map((name) => {
+    const entry = lock.packages[name];
+    const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
+    bytes.then((b) => arrived.set(name, b), () => {});
+    return [name, { bytes, url: indexURL + entry.file_name }];
+  }));
+  const byImport = new Map(names.flatMap((name) => lock.packages[name].imports.map((i) => [i, name])));
+  const write = (name, bytes) => {
+    if (written.has(name)) return;
+    const t0 = performance.now();
+    for (const [path, data] of storedZipEntries(bytes)) {
+      const full = `${pyodide._api.sitepackages}/${path}`;
+      pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      pyodide.FS.writeFile(full, data);
+    }
+    written.add(name);
+    marks.unpackMs = (marks.unpackMs ?? 0) + performance.now() - t0;
+  };
+  function ensure(importName) {
+    const name = byImport.get(importName);
+    if (!name || written.has(name)) return;
+    marks.writtenOnImport = [...(marks.writtenOnImport ?? []), name];
+    write(name, arrived.get(name) ?? downloadNow(wheels.get(name).url));
+  }
+  async function writeAll() {
+    for (const [name, { bytes }] of wheels) {
+      try {
+        if (!written.has(name)) write(name, await bytes);
+      } catch (err) {   // an import that needs them tries again (ensure)
+        console.warn(`tapegrad boot: the files of ${name} were not written:`, err);
+      }
+    }
+    refreshFinder(pyodide);
+  }
+  pyodide.runPython(FILES_ON_FIRST_IMPORT)(ensure, pyodide.toPy([...byImport.keys()]), pyodide._api.sitepackages);
+  for (const name of names) pyodide.loadedPackages[name] = "default channel";   // never through loadPackage
+  return { writeAll };
+}
+
 /**
  * Boots Pyodide with `packages` installed. Returns {pyodide, snapshotUsed, fastInstall, marks,
  * installLater}: `fastInstall` lists the packages unpacked here (the others went through
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
- * the `later` packages, whose wheels are downloaded from the start alongside the others (the
- * playground's graph needs networkx, a first gradient does not). `onStep(text)` is told what is
- * happening.
+ * the `later` packages (the playground's graph needs networkx, a first gradient does not) and, after
+ * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
+ * an import that needs them writes them first). `onStep(text)` is told what is happening.
+ *
+ * The boot downloads only what the restore needs (the interpreter, the snapshot, the libraries it
+ * links, the standard library) before Python runs; the wheels come after. Without the snapshot
+ * (it failed to load or link) the packages are downloaded and installed before Ready, as Pyodide
+ * would.
  */
 export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [], onStep = () => {} }) {
   const marks = { start: performance.now() };
   onStep("Downloading Python, NumPy and tapegrad");
-  const wasm = compileWasmEarly(indexURL, marks);
-  const lock = fetch(indexURL + "pyodide-lock.json").then((r) => {
-    if (!r.ok) throw new Error(`pyodide-lock.json: HTTP ${r.status}`);
-    return r.json();
-  });
+  const early = startEarly(indexURL, marks);
+  const lock = early.lock;
+  lock.catch(() => {});
   const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
     if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
     return r.arrayBuffer();
   }).then((bytes) => {
     marks.snapshotFetched = performance.now();
-    return bytes;
+    return sparseSnapshot(bytes);
   });
-  const fetchWheels = (names) => lock.then((l) => {
-    return installOrder(l, names).map((name) => {
-      const entry = l.packages[name];
-      const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
-      bytes.catch(() => {});           // a failed download is handled at install time
-      return { name, bytes };
-    });
-  });
-  const wheels = fetchWheels(packages);
-  wheels.catch(() => {});
-  const libraries = compileSnapshotLibraries(indexURL, wheels, marks);
+  snapshot.catch(() => {});
+  const libraries = compileSnapshotLibraries(indexURL, marks);
   libraries.catch(() => {});   // then the snapshot is not used (below)
-  const laterWheels = later.length ? fetchWheels(later) : Promise.resolve([]);
-  laterWheels.catch(() => {});
+  const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
+    const entry = l.packages[name];
+    const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
+    bytes.catch(() => {});           // a failed download is handled at install time
+    return { name, bytes };
+  }));
 
   let pyodide;
   let snapshotUsed = true;
   if (typeof self.loadPyodide !== "function") importScripts(indexURL + "pyodide.js");
-  // Pyodide's JavaScript half (1.3 MB), loaded now, while the downloads and the compilation run.
+  // Pyodide's JavaScript half (1.3 MB) is loaded with importScripts, which holds this thread until
+  // the file has arrived and run, and the streaming compilation of pyodide.asm.wasm needs this
+  // thread to take in its bytes (a trace showed it stalled for 0.5 s behind importScripts). So the
+  // file is downloaded now, into the HTTP cache, and run once the compilation is over.
   if (typeof self._createPyodideModule !== "function" && typeof importScripts === "function") {
+    const asmJs = fetch(indexURL + "pyodide.asm.js").then((r) => r.arrayBuffer());
+    await Promise.allSettled([early.compiled, asmJs]);
     importScripts(indexURL + "pyodide.asm.js");
     marks.asmJsLoaded = performance.now();
   }
   let inSnapshot = new Set();
   try {
     const linking = await libraries;
-    pyodide = await wasm.during(() => withLinkedLibraries(linking, marks,
+    await snapshot;
+    pyodide = await early.during(() => withLinkedLibraries(linking, marks,
       () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot })));
     inSnapshot = new Set(linking.record.packages);
   } catch (err) {
     console.warn("tapegrad boot: snapshot not used:", err);
     snapshotUsed = false;
-    pyodide = await self.loadPyodide({ indexURL, packages: [] });
+    pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
   }
   marks.interpreter = performance.now();
   // A snapshot freezes one interpreter state: give this session its own random seed. (NumPy's
-  // generators are not in it: numpy.random is imported on first use. Nothing here may import a
-  // module the snapshot lacks: the packages' files are written below.)
+  // generators are not in it: numpy.random is imported on first use.)
   pyodide.runPython("import random; random.seed()");
 
   onStep("Installing NumPy and tapegrad");
   marks.unpackMs = 0;
   marks.sharedLibrariesMs = 0;
-  let pending;
-  try {
-    pending = await wheels;
-  } catch (err) {
-    console.warn("tapegrad boot: falling back to loadPackage:", err);
-    pending = [];
+  const fastInstall = [];
+  let filesLater = null;
+  let laterWheels = Promise.resolve([]);
+  if (snapshotUsed) {
+    const l = await lock;
+    const all = installOrder(l, [...packages, ...later]);
+    filesLater = filesWrittenLater(pyodide, l, all.filter((n) => inSnapshot.has(n)), indexURL, marks);
+    fastInstall.push(...all.filter((n) => inSnapshot.has(n)));
+    const rest = all.filter((n) => !inSnapshot.has(n));
+    if (rest.length) fastInstall.push(...(await installAll(pyodide, await fetchWheels(rest), marks)));
+  } else {
+    let pending = [];
+    try {
+      pending = await fetchWheels(packages);
+    } catch (err) {
+      console.warn("tapegrad boot: falling back to loadPackage:", err);
+    }
+    laterWheels = later.length ? fetchWheels(later) : laterWheels;
+    laterWheels.catch(() => {});
+    fastInstall.push(...(await installAll(pyodide, pending, marks)));
+    const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
+    if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
   }
-  const fastInstall = await installAll(pyodide, pending, marks, inSnapshot);
-  const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
-  if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
   refreshFinder(pyodide);
   marks.installed = performance.now();
   async function installLater() {
+    if (filesLater) {
+      await filesLater.writeAll();
+      marks.filesWritten = performance.now();
+      return;
+    }
     let pendingLater = [];
     try {
       pendingLater = await laterWheels;

@@ -29,15 +29,17 @@ self.addEventListener("securitypolicyviolation", (e) => {
 const BOOT_STEPS = 3;
 let pyodide = null;
 let session = null;
-// networkx's modules are in the boot snapshot (the graph export of every run imports it), but not
-// its files: those are unpacked after the first run (or after NETWORKX_IDLE_MS without one), as
-// the 10 MB of synchronous file writes would otherwise hold back the first run's message.
-const NETWORKX_IDLE_MS = 2000;
-let installNetworkx = null;   // from the boot: starts installing networkx's files
-let networkx = null;          // that installation, once started
-function startNetworkx() {
-  if (!networkx && installNetworkx) networkx = installNetworkx();
-  return networkx;
+// The modules of NumPy, tapegrad and networkx (the graph export of every run imports it) are in
+// the boot snapshot, but not their files: those download in the background and are written after
+// the first run (or after FILES_IDLE_MS without one), as their synchronous file writes would
+// otherwise hold back the first run; an import that needs them sooner writes them first
+// (pyodide-boot.js). Without the snapshot, networkx is installed from the start.
+const FILES_IDLE_MS = 2000;
+let installLater = null;   // from the boot: starts writing the files
+let filesLater = null;     // that installation, once started
+function startFilesLater() {
+  if (!filesLater && installLater) filesLater = installLater();
+  return filesLater;
 }
 
 // Output goes out in chunks: per line would flood the page when code prints in a tight loop,
@@ -96,10 +98,10 @@ async function boot(interrupt) {
     marks.tapegrad = performance.now();
     postMarks(marks);   // the page makes performance marks of them (tests/browser/bench_boot.py)
     postMessage({ type: "ready", snapshot: snapshotUsed });
-    // networkx's wheel is downloading since the start; its files are written later (see above).
-    installNetworkx = booted.installLater;
-    if (snapshotUsed) setTimeout(startNetworkx, NETWORKX_IDLE_MS);
-    else startNetworkx();   // without the snapshot, the first run's graph export imports it from its files
+    // The packages' files are written later (see above).
+    installLater = booted.installLater;
+    if (snapshotUsed) setTimeout(startFilesLater, FILES_IDLE_MS);
+    else startFilesLater();   // without the snapshot, the first run's graph export imports networkx from its files
   } catch (err) {
     postMessage({ type: "boot-error", text: String(err && err.stack ? err.stack : err) });
   }
@@ -119,9 +121,8 @@ async function run(code) {
   let status;
   try {
     stamp("runReceived");
-    if (/\bnetworkx\b/.test(code)) startNetworkx();   // code that imports it itself waits for its files
-    await networkx;
-    stamp("networkxInstalled");
+    await filesLater;   // a run after the first waits for the files being written, if any
+    stamp("filesWritten");
     await pyodide.loadPackagesFromImports(code, {
       messageCallback: (text) => {
         if (/^Loading /.test(text)) postMessage({ type: "info", text: text.replace(/,? ?$/, "") });
@@ -144,7 +145,7 @@ async function run(code) {
     firstRun = null;
   }
   postMessage({ type: "done", status });
-  setTimeout(startNetworkx, 0);
+  setTimeout(startFilesLater, 0);
 }
 
 self.onmessage = (ev) => {
