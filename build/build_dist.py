@@ -63,10 +63,13 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     # what the playground's runtime and every run's graph export import
                     "signal", "tapegrad.graph", "tapegrad.graph.capturing", "tapegrad.graph.document",
                     "tapegrad.graph.export",
-                    "playground_runtime"]
+                    "playground_runtime",
+                    # the page's boot after the restore (web/src/pyodide-boot.js)
+                    "_tapegrad_boot"]
 # Files written into Pyodide's file system before the snapshot's imports: the playground's runtime,
 # where its worker writes it (web/src/worker.js).
-SNAPSHOT_FILES = {ROOT / "web" / "python" / "playground_runtime.py": "/home/pyodide/playground_runtime.py"}
+SNAPSHOT_FILES = {ROOT / "web" / "python" / "playground_runtime.py": "/home/pyodide/playground_runtime.py",
+                  ROOT / "web" / "python" / "_tapegrad_boot.py": "/home/pyodide/_tapegrad_boot.py"}
 # Packages installed (in Node) before the snapshot's modules are imported, dependencies first.
 SNAPSHOT_PACKAGES = ["numpy", "networkx", "tapegrad"]
 

@@ -241,33 +241,6 @@ del _finder
 `);
 }
 
-// Placed first on sys.meta_path after a snapshot restore: the first import of a module of a
-// package whose files are not written yet (NumPy's random or fft, Keras, networkx's readers...)
-// has them written first (`ensure`, below), then Python's own finders find it as usual.
-const FILES_ON_FIRST_IMPORT = `
-import sys
-
-class FilesOnFirstImport:
-    """Writes a package's files on the first import that needs them (tapegrad's page boot)."""
-
-    def __init__(self, ensure, names, site):
-        self._ensure, self._names, self._site = ensure, set(names), site
-
-    def find_spec(self, name, path=None, target=None):
-        top = name.partition(".")[0]
-        if top in self._names:
-            self._names.discard(top)
-            self._ensure(top)
-            for folder, finder in list(sys.path_importer_cache.items()):
-                if finder is not None and folder.startswith(self._site):
-                    finder.invalidate_caches()
-        return None
-
-def _install(ensure, names, site):
-    sys.meta_path.insert(0, FilesOnFirstImport(ensure, names, site))
-_install
-`;
-
 /** A wheel's bytes, downloaded synchronously (a worker may): for a package a running program
  * imports before its background download has arrived. */
 function downloadNow(url) {
@@ -321,9 +294,17 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
         console.warn(`tapegrad boot: the files of ${name} were not written:`, err);
       }
     }
-    refreshFinder(pyodide);
+    const boot = pyodide.pyimport("_tapegrad_boot");
+    boot.refresh_site_finders(pyodide._api.sitepackages);
+    boot.destroy();
   }
-  pyodide.runPython(FILES_ON_FIRST_IMPORT)(ensure, pyodide.toPy([...byImport.keys()]), pyodide._api.sitepackages);
+  // web/python/_tapegrad_boot.py, imported in the snapshot: reseeds random, and the first import
+  // of a module of these packages calls ensure.
+  const boot = pyodide.pyimport("_tapegrad_boot");
+  const importNames = pyodide.toPy([...byImport.keys()]);
+  boot.after_restore(ensure, importNames, pyodide._api.sitepackages);
+  importNames.destroy();
+  boot.destroy();
   for (const name of names) pyodide.loadedPackages[name] = "default channel";   // never through loadPackage
   return { writeAll };
 }
@@ -390,9 +371,6 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
   }
   marks.interpreter = performance.now();
-  // A snapshot freezes one interpreter state: give this session its own random seed. (NumPy's
-  // generators are not in it: numpy.random is imported on first use.)
-  pyodide.runPython("import random; random.seed()");
 
   onStep("Installing NumPy and tapegrad");
   marks.unpackMs = 0;
@@ -401,13 +379,19 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   let filesLater = null;
   let laterWheels = Promise.resolve([]);
   if (snapshotUsed) {
+    // A snapshot freezes one interpreter state: _tapegrad_boot reseeds random. (NumPy's
+    // generators are not in it: numpy.random is imported on first use.)
     const l = await lock;
     const all = installOrder(l, [...packages, ...later]);
     filesLater = filesWrittenLater(pyodide, l, all.filter((n) => inSnapshot.has(n)), indexURL, marks);
     fastInstall.push(...all.filter((n) => inSnapshot.has(n)));
     const rest = all.filter((n) => !inSnapshot.has(n));
-    if (rest.length) fastInstall.push(...(await installAll(pyodide, await fetchWheels(rest), marks)));
+    if (rest.length) {
+      fastInstall.push(...(await installAll(pyodide, await fetchWheels(rest), marks)));
+      refreshFinder(pyodide);
+    }
   } else {
+    pyodide.runPython("import random; random.seed()");   // in case a package seeded it at import
     let pending = [];
     try {
       pending = await fetchWheels(packages);
@@ -419,8 +403,8 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     fastInstall.push(...(await installAll(pyodide, pending, marks)));
     const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
     if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
+    refreshFinder(pyodide);
   }
-  refreshFinder(pyodide);
   marks.installed = performance.now();
   async function installLater() {
     if (filesLater) {
