@@ -37,7 +37,7 @@ KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
 PREPARE_SCRIPT = ROOT / "build" / "prepare_wheels.mjs"
 # Wheels rewritten for a fast install in the page (build/prepare_wheels.mjs: bytecode, stored
 # entries, build-time files left out): what the page installs at boot, and the big lazy ones (the
-# graph needs networkx, plots matplotlib). Values: files left out, as fnmatch patterns.
+# networkx for programs that import it, plots matplotlib). Values: files left out, as fnmatch patterns.
 PREPARED = {
     "numpy": ["*.pyi", "*.h", "*.a", "*.pxd", "*.pyx", "*.c", "*.pc", "*.ini", "numpy/f2py/*"],
     "tapegrad": [],
@@ -56,8 +56,6 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     "importlib.util", "inspect", "io", "ipaddress", "json", "linecache", "logging",
                     "pathlib", "string", "textwrap", "threading", "tokenize", "traceback", "typing",
                     "urllib.parse",
-                    # pure Python, imported by the graph export of every run (1-2 s in the page)
-                    "networkx",
                     # with their shared libraries linked back in by the page (build/make_snapshot.mjs)
                     "numpy", "tapegrad",
                     # what the playground's runtime and every run's graph export import
@@ -71,7 +69,7 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
 SNAPSHOT_FILES = {ROOT / "web" / "python" / "playground_runtime.py": "/home/pyodide/playground_runtime.py",
                   ROOT / "web" / "python" / "_tapegrad_boot.py": "/home/pyodide/_tapegrad_boot.py"}
 # Packages installed (in Node) before the snapshot's modules are imported, dependencies first.
-SNAPSHOT_PACKAGES = ["numpy", "networkx", "tapegrad"]
+SNAPSHOT_PACKAGES = ["numpy", "tapegrad"]
 
 
 class BuildError(Exception):

@@ -17,8 +17,10 @@ LAZY = {
     # Pyodide's own modules exist only in the browser.
     ("tapegrad.kernels.library", "js"),
     ("tapegrad.kernels.library", "pyodide.ffi"),
-    # networkx is loaded on first use of the graph export, not by ``import tapegrad``.
+    # the graph export loads on first use, not by ``import tapegrad``; networkx only when a user
+    # asks for a networkx graph (build_graph).
     ("tapegrad.graph", "importlib"),
+    ("tapegrad.graph.dag", "networkx"),
     ("tapegrad.graph.provenance", "tapegrad.graph.export"),
     # the notebook widget's optional dependencies load only when a notebook displays a tape
     ("tapegrad.widget.display", "anywidget"), ("tapegrad.widget.display", "traitlets"),

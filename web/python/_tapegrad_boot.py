@@ -11,8 +11,8 @@ import sys
 class FilesOnFirstImport:
     """Has a package's files written on the first import that needs them.
 
-    The snapshot holds the modules of NumPy, tapegrad and networkx imported, but not their files,
-    which the page writes after the first run. A module imported before that (``numpy.fft``,
+    The snapshot holds the modules of NumPy and tapegrad imported, but not their files, which the
+    page writes after the first run (networkx's too: nothing imports it until a program does). A module imported before that (``numpy.fft``,
     ``tapegrad.data``...) asks ``ensure(top_level_name)`` to write its package's files first;
     Python's own finders then find it as usual (this finder never returns a spec).
     """

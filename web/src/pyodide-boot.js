@@ -313,7 +313,7 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * Boots Pyodide with `packages` installed. Returns {pyodide, snapshotUsed, fastInstall, marks,
  * installLater}: `fastInstall` lists the packages unpacked here (the others went through
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
- * the `later` packages (the playground's graph needs networkx, a first gradient does not) and, after
+ * the `later` packages (networkx, for programs that import it) and, after
  * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
  * an import that needs them writes them first). `onStep(text)` is told what is happening.
  *
@@ -382,10 +382,12 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     // A snapshot freezes one interpreter state: _tapegrad_boot reseeds random. (NumPy's
     // generators are not in it: numpy.random is imported on first use.)
     const l = await lock;
+    // Written later: the snapshot's packages, and the `later` ones (pure Python: nothing to link).
     const all = installOrder(l, [...packages, ...later]);
-    filesLater = filesWrittenLater(pyodide, l, all.filter((n) => inSnapshot.has(n)), indexURL, marks);
-    fastInstall.push(...all.filter((n) => inSnapshot.has(n)));
-    const rest = all.filter((n) => !inSnapshot.has(n));
+    const lazy = (n) => inSnapshot.has(n) || later.includes(n);
+    filesLater = filesWrittenLater(pyodide, l, all.filter(lazy), indexURL, marks);
+    fastInstall.push(...all.filter(lazy));
+    const rest = all.filter((n) => !lazy(n));
     if (rest.length) {
       fastInstall.push(...(await installAll(pyodide, await fetchWheels(rest), marks)));
       refreshFinder(pyodide);

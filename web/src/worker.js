@@ -29,11 +29,11 @@ self.addEventListener("securitypolicyviolation", (e) => {
 const BOOT_STEPS = 3;
 let pyodide = null;
 let session = null;
-// The modules of NumPy, tapegrad and networkx (the graph export of every run imports it) are in
-// the boot snapshot, but not their files: those download in the background and are written after
-// the first run (or after FILES_IDLE_MS without one), as their synchronous file writes would
-// otherwise hold back the first run; an import that needs them sooner writes them first
-// (pyodide-boot.js). Without the snapshot, networkx is installed from the start.
+// The modules of NumPy and tapegrad are in the boot snapshot, but not their files (nor
+// networkx's, which only a program's own import needs): those download in the background and are
+// written after the first run (or after FILES_IDLE_MS without one), as their synchronous file
+// writes would otherwise hold back the first run; an import that needs them sooner writes them
+// first (pyodide-boot.js). Without the snapshot, networkx is installed from the start.
 const FILES_IDLE_MS = 2000;
 let installLater = null;   // from the boot: starts writing the files
 let filesLater = null;     // that installation, once started
@@ -101,7 +101,7 @@ async function boot(interrupt) {
     // The packages' files are written later (see above).
     installLater = booted.installLater;
     if (snapshotUsed) setTimeout(startFilesLater, FILES_IDLE_MS);
-    else startFilesLater();   // without the snapshot, the first run's graph export imports networkx from its files
+    else startFilesLater();
   } catch (err) {
     postMessage({ type: "boot-error", text: String(err && err.stack ? err.stack : err) });
   }

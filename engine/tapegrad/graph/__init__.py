@@ -1,4 +1,5 @@
-"""The tape as a graph: model (networkx), layout, animation events, exports and explanations.
+"""The tape as a graph: model (a small DAG; networkx on request), layout, animation events,
+exports and explanations.
 
 >>> import tapegrad as tf
 >>> from tapegrad import graph
@@ -14,14 +15,15 @@
 from .explain import Reason, explain  # noqa: F401
 from .provenance import Provenance, provenance_of  # noqa: F401
 
-_NEEDS_NETWORKX = {"Capture": "capturing", "capture": "capturing", "build_graph": "model"}
+_ON_FIRST_USE = {"Capture": "capturing", "capture": "capturing", "build_graph": "model"}
 
 
 def __getattr__(name):
-    """``Capture``, ``capture`` and ``build_graph`` load networkx: imported on first use, so that
-    ``import tapegrad`` (which installs the provenance recorder) does not pay for networkx."""
-    module = _NEEDS_NETWORKX.get(name)
+    """``Capture``, ``capture`` and ``build_graph`` are imported on first use, so that ``import
+    tapegrad`` (which installs the provenance recorder) does not pay for the export (nor
+    ``build_graph`` for networkx)."""
+    module = _ON_FIRST_USE.get(name)
     if module is None:
         raise AttributeError(f"module 'tapegrad.graph' has no attribute {name!r}")
-    import importlib  # lazy: networkx (allowed in test_import_layers)
+    import importlib  # lazy: the export (allowed in test_import_layers)
     return getattr(importlib.import_module(f"{__name__}.{module}"), name)

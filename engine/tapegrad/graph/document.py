@@ -4,8 +4,6 @@ the reasons for each None gradient, built in one pass over each tape's provenanc
 
 The schema is documented in docs/graph-json.md.
 """
-import networkx as nx
-
 from ..backprop import READ
 from ..variables import Variable
 from .layout import NODE_SIZE, layered_layout
@@ -158,7 +156,7 @@ def summarize(g, max_nodes):
     """A smaller graph for a very large tape: runs of the same op on a chain become one node."""
     h = g.copy()
     merged = 0
-    for n in list(nx.topological_sort(g)):
+    for n in list(g.topological_sort()):
         if n not in h or h.nodes[n].get("kind") != "op":
             continue
         # op -> tensor -> same op (single consumer): fold the repeat into this op

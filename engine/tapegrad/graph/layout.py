@@ -1,12 +1,10 @@
-"""A deterministic layered layout, computed with networkx.
+"""A deterministic layered layout of a ``dag.Dag``.
 
 Layers are topological generations (every edge goes to a later layer), so the forward pass reads
 left to right. Within each layer, nodes are ordered by the barycentre of their neighbours in a
 few alternating sweeps, which reduces edge crossings. Ties keep insertion order, so the same
 tape always gets the same coordinates.
 """
-import networkx as nx
-
 LAYER_GAP = 150      # horizontal distance between layers
 ROW_GAP = 64         # vertical distance between nodes of one layer
 SWEEPS = 4
@@ -16,11 +14,11 @@ NODE_SIZE = {"op": (96, 34), "tensor": (18, 18), "variable": (110, 40), "watched
 
 
 def layered_layout(g):
-    """{node: (x, y)} plus the layers, for a DiGraph whose nodes carry an ``order`` attribute."""
+    """{node: (x, y)} plus the layers, for a graph whose nodes carry an ``order`` attribute."""
     if g.number_of_nodes() == 0:
         return {}, []
-    order = nx.get_node_attributes(g, "order")
-    layer_of = {n: i for i, gen in enumerate(nx.topological_generations(g)) for n in gen}
+    order = {n: data["order"] for n, data in g.nodes(data=True) if "order" in data}
+    layer_of = {n: i for i, gen in enumerate(g.topological_generations()) for n in gen}
     # A source (constant, variable) sits just before its first consumer, not in column 0.
     for n in g.nodes:
         if g.in_degree(n) == 0 and g.out_degree(n):

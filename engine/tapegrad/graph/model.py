@@ -1,4 +1,5 @@
-"""The tape as a networkx graph, built from the flat records every consumer reads.
+"""The tape as a graph (``dag.Dag``; ``build_graph`` gives a networkx one), built from the flat
+records every consumer reads.
 
 Nodes (``kind``):
   ``variable`` a tf.Variable (its reads inside a tape are folded into it);
@@ -8,10 +9,9 @@ Nodes (``kind``):
   ``tensor``   the output of an op.
 Edges run input -> op -> output, so the graph reads in the direction of the forward pass.
 """
-import networkx as nx
-
 from ..backprop import READ
 from ..variables import Variable
+from .dag import Dag, to_networkx
 from .summary import value_summary
 
 
@@ -25,7 +25,7 @@ class GraphBuilder:
     """Folds the records of several tapes into one graph; each node lists the tapes that saw it."""
 
     def __init__(self):
-        self.g = nx.DiGraph()
+        self.g = Dag()
         self.alias = {}        # id of a variable read -> the variable's node
         self.order = 0
 
@@ -117,9 +117,9 @@ def watched_lines(view):
 
 
 def build_graph(tapes):
-    """A networkx DiGraph of the given tapes' records (see ``GraphBuilder``)."""
+    """A ``networkx.DiGraph`` of the given tapes' records (see ``GraphBuilder``)."""
     b = GraphBuilder()
     for i, tape in enumerate(tapes):
         view = tape.observer   # its provenance
         b.add_records(view.records, i, watched_lines(view))
-    return b.g
+    return to_networkx(b.g)

@@ -93,7 +93,7 @@ class Provenance:
         return explain_reason(self.tape, target, source, frame)
 
     def svg(self):
-        from .export import tape_svg  # lazy: export needs networkx (allowed in test_import_layers)
+        from .export import tape_svg  # lazy: the export, on first use (allowed in test_import_layers)
         return tape_svg(self.tape)
 
 

@@ -53,7 +53,7 @@ def graph_document(source):
 
 
 def _svg(doc):
-    from ..graph.export import to_svg  # lazy: networkx, as for tape._repr_svg_
+    from ..graph.export import to_svg  # lazy: the export, as for tape._repr_svg_
     # each source's gradient of the first tape's last gradient call, when there is one
     calls = doc["tapes"][0]["gradients"] if doc["tapes"] else []
     return to_svg(doc, (0, len(calls) - 1) if calls else None)

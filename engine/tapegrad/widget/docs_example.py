@@ -44,7 +44,7 @@ def run_example(code, name="<tapegrad example>"):
             error = "".join(traceback.format_exception_only(type(e), e)).strip()
     svg = None
     if cap.tapes:
-        from ..graph.export import to_svg  # lazy: networkx, only when a docs page is built
+        from ..graph.export import to_svg  # lazy: the export, only when a docs page is built
         doc = cap.to_dict()
         last = len(doc["tapes"]) - 1
         calls = doc["tapes"][last]["gradients"]
