@@ -10,7 +10,9 @@
 // rebinding page cannot read the server; --allow-host NAME (repeatable) or ALLOWED_HOSTS
 // (comma-separated) names more hosts, e.g. behind a proxy.
 //
-//   node build/serve.mjs [--dir DIR] [--port N] [--allow-host NAME ...]
+//   node build/serve.mjs [--dir DIR] [--port N] [--allow-host NAME ...] [--allow-eval]
+//   (--allow-eval adds 'unsafe-eval' to script-src: only for the benchmark's peer pages, whose
+//   TensorFlow.js wasm backend evaluates strings; never for the playground)
 //                        (PORT env also sets the port; 0 picks a free one)
 import fs from "node:fs";
 import http from "node:http";
@@ -36,7 +38,7 @@ const allowedHostnames = new Set(["localhost", "127.0.0.1", "[::1]", ...extraHos
 // (web/index.html repeats it as a <meta> for hosts that send no headers; keep the two in step.)
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
+  args.includes("--allow-eval") ? "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'" : "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   // Style attributes only (they cannot run code): Chromium's native editing writes one when typed
   // text replaces a selection in the editor (tests/browser/test_csp.py).
