@@ -111,6 +111,19 @@ def test_content_security_policy_and_referrer_policy_everywhere(base_url, dist_i
         assert h["Referrer-Policy"] == "no-referrer", path
 
 
+def test_eval_is_allowed_only_when_asked_for_the_benchmark(dist_info):
+    """--allow-eval (the benchmark's TF.js peer pages) adds 'unsafe-eval' and nothing else."""
+    proc, url = start_server("--allow-eval")
+    try:
+        _, h, _ = get(url + "/")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    csp = {d.split()[0]: d.split()[1:] for d in h["Content-Security-Policy"].split("; ")}
+    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]
+    assert csp["default-src"] == ["'self'"] and csp["connect-src"] == ["'self'"]
+
+
 def test_the_page_repeats_the_policy_as_a_meta_tag(base_url):
     _, h, body = get(base_url)
     assert f'http-equiv="Content-Security-Policy" content="{h["Content-Security-Policy"]}"'.encode() in body
