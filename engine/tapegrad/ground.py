@@ -130,8 +130,12 @@ def multiply(x, y, name=None):
     return bind(MUL, (x, y), NO_ATTRS)
 
 
-defvjp(ADD, lambda g, ans, x, y: unbroadcast(g, _shape(x)),
-       lambda g, ans, x, y: unbroadcast(g, _shape(y)))
+# Speed: a cotangent of the input's own shape is handed on before calling unbroadcast (two
+# Python calls fewer per side, as most additions do not broadcast).
+defvjp(ADD, lambda g, ans, x, y: g if g._value.shape == x._value.shape else
+       unbroadcast(g, x._value.shape),
+       lambda g, ans, x, y: g if g._value.shape == y._value.shape else
+       unbroadcast(g, y._value.shape))
 ADD.jvp = sum_of_jvps((lambda t, ans, x, y: t, lambda t, ans, x, y: t))
 # Speed: in Mul's rule both factors are tensors of the op's own dtype, so the product binds
 # directly, skipping ``multiply``'s conversions (~0.2 us per op on W1, measured in bcb58ed).

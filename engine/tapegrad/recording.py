@@ -138,7 +138,7 @@ def bind(prim, inputs, attrs):
     t = EagerTensor()
     t._value = out
     t._id = _next_id()
-    if anywhere[0]:
+    if anywhere:
         active = state.active
         if active:
             # A recorder may narrow ``active`` while it works (see ``suspended``), but it always

@@ -239,9 +239,8 @@ class GradientTape:
                 # TF lists an accessed integer variable silently (no gradient can flow)
                 self._watched_vars.setdefault(var._id, var)
                 return
-            self._watch_variable(var)
-            if var._id not in self._watched:
-                return
+            self._watched.add(var._id)   # (``_watch_variable`` for a float variable)
+            self._watched_vars.setdefault(var._id, var)
         self._watched.add(t._id)
         scopes = self._scopes
         rec = Record()
@@ -255,7 +254,18 @@ class GradientTape:
             # Speed: the user's code and instruction offset, resolved when read (as ``on_op``),
             # instead of ``user_line``'s ``f_lineno`` at every variable read: W2 (six reads)
             # -27k instructions per step (callgrind, engine/bench/step_cost.py).
-            _locate(rec, _getframe(1))
+            engine = _engine_files
+            f = _getframe(1)
+            while f is not None:
+                code = f.f_code
+                inside = engine.get(code.co_filename)
+                if inside is None:
+                    inside = _classify(code.co_filename)
+                if not inside:
+                    rec._where = code
+                    rec._lasti = f.f_lasti
+                    break
+                f = f.f_back
         self._records.append(rec)
 
     def on_export(self, t):
@@ -312,8 +322,12 @@ class GradientTape:
         # instructions per step (callgrind).
         flat_targets = [target] if isinstance(target, Tensor) else \
             [as_target(t) for t in nest.flatten(target)]
-        flat = type(sources) in _FLAT_KINDS and not any(
-            isinstance(s, _NESTED) for s in sources)
+        flat = type(sources) in _FLAT_KINDS
+        if flat:
+            for s in sources:
+                if isinstance(s, _NESTED):
+                    flat = False
+                    break
         flat_sources = list(sources) if flat else nest.flatten(sources)
         check_sources(flat_sources)
         starts = seeds(flat_targets, output_gradients)
@@ -404,22 +418,6 @@ class GradientTape:
 
 _FLAT_KINDS = (list, tuple)
 _NESTED = (list, tuple, dict)
-
-
-def _locate(rec, f):
-    """Fills ``rec``'s lazy source line from the innermost frame, from ``f`` on, outside the
-    engine and NumPy (``on_op``'s walk)."""
-    engine = _engine_files
-    while f is not None:
-        code = f.f_code
-        inside = engine.get(code.co_filename)
-        if inside is None:
-            inside = _classify(code.co_filename)
-        if not inside:
-            rec._where = code
-            rec._lasti = f.f_lasti
-            return
-        f = f.f_back
 
 
 _warned = set()

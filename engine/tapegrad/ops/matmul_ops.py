@@ -9,10 +9,6 @@ from ..table import defjvp, defvjp, primitive
 from ..tensor import EagerTensor as _Eager
 
 
-def _shape(x):
-    return x._value.shape
-
-
 _ON_NUMPY = xp.__name__ == "numpy"
 
 
@@ -56,7 +52,7 @@ def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
         r = _product(b, g, transpose_b=True)
     else:
         r = _product(b, g, transpose_a=True, transpose_b=True)
-    return unbroadcast(r, _shape(a))
+    return r if r._value.shape == a._value.shape else unbroadcast(r, a._value.shape)
 
 
 def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
@@ -68,7 +64,7 @@ def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
         r = _product(g, a, transpose_a=True)
     else:
         r = _product(g, a, transpose_a=True, transpose_b=True)
-    return unbroadcast(r, _shape(b))
+    return r if r._value.shape == b._value.shape else unbroadcast(r, b._value.shape)
 
 
 defvjp(MATMUL, _matmul_vjp_a, _matmul_vjp_b)

@@ -22,6 +22,9 @@ from .nn_ops import softmax
 from .reduction_ops import reduce_sum
 
 _OP = "SparseSoftmaxCrossEntropyWithLogits"
+_ON_NUMPY = xp.__name__ == "numpy"
+_max_reduce = xp.maximum.reduce if _ON_NUMPY else None
+_add_reduce = xp.add.reduce if _ON_NUMPY else None
 
 
 # No np.errstate here: NumPy's floating-point warnings from engine modules are filtered once
@@ -39,8 +42,12 @@ def _loss_impl(logits, labels):
     n = logits.shape[-1]
     if n == 0:                      # no classes (and so no rows: labels are checked)
         return xp.zeros(logits.shape[:-1], logits.dtype)
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    lse = xp.log(xp.exp(shifted).sum(axis=-1))
+    if _ON_NUMPY:   # the ufuncs' own reductions, which the methods below call (same bits)
+        shifted = logits - _max_reduce(logits, -1, None, None, True)
+        lse = xp.log(_add_reduce(xp.exp(shifted), -1))
+    else:
+        shifted = logits - logits.max(axis=-1, keepdims=True)
+        lse = xp.log(xp.exp(shifted).sum(axis=-1))
     picked = shifted.reshape(-1)[_label_positions(labels, n)].reshape(labels.shape)
     return (lse - picked).astype(logits.dtype, copy=False)
 
@@ -75,9 +82,14 @@ _NUMPY_GRAD_DTYPES = (xp.dtype(xp.float32), xp.dtype(xp.float64))
 
 
 def _numpy_grad(x, z, g):
-    e = xp.exp(x - x.max(axis=-1, keepdims=True))
+    if _ON_NUMPY:   # (as in _loss_impl)
+        e = xp.exp(x - _max_reduce(x, -1, None, None, True))
+        total = _add_reduce(e, -1, None, None, True)
+    else:
+        e = xp.exp(x - x.max(axis=-1, keepdims=True))
+        total = e.sum(axis=-1, keepdims=True)
     onehot = (z[..., None] == xp.arange(x.shape[-1])).astype(x.dtype)
-    return g[..., None] * (e / e.sum(axis=-1, keepdims=True) - onehot)
+    return g[..., None] * (e / total - onehot)
 
 
 defvjp(SPARSE_XENT, _loss_grad, None)
