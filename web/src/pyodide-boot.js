@@ -255,19 +255,27 @@ function downloadNow(url) {
 /**
  * The files of the packages the snapshot holds imported, written after the boot: their modules are
  * in the restored heap already, so the files matter only to modules imported later (and to
- * tracebacks' source lines). Each wheel downloads in the background; `ensure(importName)` writes a
- * package's files at once (Python calls it on the first import that needs them), `writeAll()`
- * writes the rest when they have arrived.
+ * tracebacks' source lines). `ensure(importName)` writes a package's files at once (Python calls
+ * it on the first import that needs them), `writeAll()` downloads the others and writes them.
  */
 function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
   const written = new Set();
   const arrived = new Map();
+  // Downloaded when writeAll starts (after the first run), not during the boot or the first run,
+  // whose two cores they would share.
   const wheels = new Map(names.map((name) => {
     const entry = lock.packages[name];
-    const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
-    bytes.then((b) => arrived.set(name, b), () => {});
-    return [name, { bytes, url: indexURL + entry.file_name }];
+    return [name, { url: indexURL + entry.file_name, sha256: entry.sha256, integrity: integrityOf(entry.sha256),
+                    bytes: null }];
   }));
+  const download = (name) => {
+    const wheel = wheels.get(name);
+    if (!wheel.bytes) {
+      wheel.bytes = fetchBytes(wheel.url, wheel.integrity);
+      wheel.bytes.then((b) => arrived.set(name, b), () => {});
+    }
+    return wheel.bytes;
+  };
   const byImport = new Map(names.flatMap((name) => lock.packages[name].imports.map((i) => [i, name])));
   const write = (name, bytes) => {
     if (written.has(name)) return;
@@ -283,13 +291,24 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
   function ensure(importName) {
     const name = byImport.get(importName);
     if (!name || written.has(name)) return;
-    marks.writtenOnImport = [...(marks.writtenOnImport ?? []), name];
-    write(name, arrived.get(name) ?? downloadNow(wheels.get(name).url));
+    let bytes = arrived.get(name);
+    if (!bytes) {
+      const wheel = wheels.get(name);
+      bytes = downloadNow(wheel.url);
+      // A synchronous request has no integrity option: the wheel's hash is checked as soon as the
+      // browser can (crypto.subtle is asynchronous), and a mismatch is reported.
+      crypto.subtle.digest("SHA-256", bytes).then((d) => {
+        const hex = [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+        if (hex !== wheel.sha256) console.error(`tapegrad boot: ${wheel.url} does not match its sha256 in the lock file`);
+      }, () => {});
+    }
+    write(name, bytes);
   }
   async function writeAll() {
-    for (const [name, { bytes }] of wheels) {
+    for (const name of wheels.keys()) if (!written.has(name)) download(name);
+    for (const name of wheels.keys()) {
       try {
-        if (!written.has(name)) write(name, await bytes);
+        if (!written.has(name)) write(name, await download(name));
       } catch (err) {   // an import that needs them tries again (ensure)
         console.warn(`tapegrad boot: the files of ${name} were not written:`, err);
       }
