@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { storedZipEntries, withLinkedLibraries } from "../web/src/pyodide-boot.js";
-import { unpackSnapshot } from "../web/src/snapshot-file.js";
+import { sparseSnapshot } from "../web/src/snapshot-file.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIRST_GRADIENT = `
@@ -35,7 +35,7 @@ async function child(mode) {
   for (const lib of record.libs) modules[lib.name] = await WebAssembly.compile(fs.readFileSync(indexURL + lib.url));
   await import(pathToFileURL(indexURL + "pyodide.asm.js").href);
   const pyodide = await withLinkedLibraries({ record, modules }, {}, () =>
-    loadPyodide({ indexURL, packages: [], _loadSnapshot: unpackSnapshot(fs.readFileSync(indexURL + "snapshot.bin")) }));
+    loadPyodide({ indexURL, packages: [], _loadSnapshot: sparseSnapshot(fs.readFileSync(indexURL + "snapshot.bin")) }));
   const site = pyodide._api.sitepackages;
   for (const name of record.packages) {
     for (const [file, data] of files[name]) {

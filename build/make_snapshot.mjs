@@ -18,7 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { storedZipEntries } from "../web/src/pyodide-boot.js";
 import { recordLibraries } from "../web/src/snapshot-libs.js";
-import { packSnapshot } from "../web/src/snapshot-file.js";
+import { packSnapshot, unpackSnapshot } from "../web/src/snapshot-file.js";
 import crypto from "node:crypto";
 
 const [dir, out, ...rest] = process.argv.slice(2);
@@ -104,8 +104,37 @@ for (const lib of record.libs) {
 }
 record.packages = packages;
 const snapshot = pyodide.makeMemorySnapshot();
-const packed = packSnapshot(snapshot);
-fs.writeFileSync(out, packed);
+
+/** The heap as a page sees it when Pyodide restores a snapshot (the interpreter's static data,
+ * before any of the snapshot is written): a second Pyodide is started on the snapshot and stopped
+ * right there. Pages of the snapshot equal to it are not stored (web/src/snapshot-file.js). */
+async function freshHeapAtRestore(bytes) {
+  let fresh = null;
+  const create = globalThis._createPyodideModule;
+  globalThis._createPyodideModule = async (settings) => {
+    const M = await create(settings);
+    settings.API.restoreSnapshot = () => {
+      fresh = M.HEAP8.slice();
+      throw new Error("make_snapshot: the fresh heap is taken");
+    };
+    return M;
+  };
+  try {
+    await loadPyodide({ indexURL, packages: [], _loadSnapshot: bytes });
+  } catch (err) {
+    if (!fresh) throw err;
+  } finally {
+    globalThis._createPyodideModule = create;
+  }
+  return new Uint8Array(fresh.buffer, fresh.byteOffset, fresh.byteLength);
+}
+const fresh = await freshHeapAtRestore(snapshot.slice());
+const packed = packSnapshot(snapshot, fresh);
+const back = unpackSnapshot(packed.bytes, fresh);
+if (back.length !== snapshot.length || !back.every((b, i) => b === snapshot[i])) {
+  throw new Error("snapshot: the sparse file does not give the snapshot back");
+}
+fs.writeFileSync(out, packed.bytes);
 fs.writeFileSync(path.join(outDir, "snapshot-libs.json"), JSON.stringify(record) + "\n");
-console.error(`snapshot: wrote ${out} (${(packed.length / 1e6).toFixed(1)} MB of a ${(snapshot.length / 1e6).toFixed(1)} MB heap, ` +
-  `zero pages left out; ${record.libs.length} shared libraries linked)`);
+console.error(`snapshot: wrote ${out}: ${(packed.dataBytes / 1e6).toFixed(1)} MB of a ${(snapshot.length / 1e6).toFixed(1)} MB heap ` +
+  `(zero pages and ${(packed.keptBytes / 1e6).toFixed(1)} MB the fresh heap holds left out); ${record.libs.length} shared libraries linked`);
