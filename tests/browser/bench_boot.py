@@ -27,16 +27,16 @@ import argparse
 import json
 import statistics
 import subprocess
-import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "engine" / "bench"))
+from peerbench.settle import wait_until_browser_idle  # noqa: E402
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -107,43 +107,6 @@ def editor_usable_ms(page) -> float:
     landed = page.evaluate("performance.now()")
     page.keyboard.press("Backspace")
     return landed
-
-
-def _descendants_cpu_s() -> float:
-    """CPU seconds used so far by this process's descendants (the browser and its helpers)."""
-    parent, ticks = {}, {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parent[int(d.name)] = int(fields[1])
-            ticks[int(d.name)] = int(fields[11]) + int(fields[12])
-    me, total = os.getpid(), 0
-    for pid in ticks:
-        p = pid
-        while p in parent and p not in (0, 1, me):
-            p = parent[p]
-        if p == me and pid != me:
-            total += ticks[pid]
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def wait_until_browser_idle(limit_s: float = 15.0) -> float:
-    """Waits until a just-launched browser has finished its own start-up work (a new Chromium
-    builds its WebUI renderers and more for a few seconds, on the same two cores the page needs):
-    the visitor's browser is running already when they open the page. Idle: under 5% of one core
-    over half a second. Returns the seconds waited."""
-    start = time.monotonic()
-    last = _descendants_cpu_s()
-    while time.monotonic() - start < limit_s:
-        time.sleep(0.5)
-        now = _descendants_cpu_s()
-        if now - last < 0.025:
-            break
-        last = now
-    return time.monotonic() - start
 
 
 def load_once(context, url: str) -> dict:

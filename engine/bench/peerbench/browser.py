@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urlparse
 
 from . import site
 from .cases import BY_ID
+from .settle import wait_until_browser_idle
 from .native import log
 
 ROOT = site.ROOT
@@ -100,6 +101,7 @@ def _first_gradient_tfjs(playwright, base: str, runs: int, outside) -> dict:
         with tempfile.TemporaryDirectory(prefix="tapegrad-bench-") as profile:
             ctx = playwright.chromium.launch_persistent_context(
                 profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            wait_until_browser_idle()   # as tests/browser/bench_boot.py does for tapegrad's page
             try:
                 for times in (cold, warm):
                     info = _open(ctx, f"{base}?peer=tfjs&mode=boot", outside)
