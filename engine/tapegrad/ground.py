@@ -10,7 +10,7 @@ from . import checks, convert
 from .kernels import dispatch as kernels
 from .primitives import TABLE, defvjp, primitive
 from .recording import bind
-from .tensor import Tensor, wrap
+from .tensor import EagerTensor, Tensor, wrap
 from .thread_state import state
 
 NO_ATTRS = {}
@@ -140,10 +140,27 @@ ADD.jvp = sum_of_jvps((lambda t, ans, x, y: t, lambda t, ans, x, y: t))
 # Speed: in Mul's rule both factors are tensors of the op's own dtype, so the product binds
 # directly, skipping ``multiply``'s conversions (~0.2 us per op on W1, measured in bcb58ed).
 # (The complex test is spelled out: one Python call fewer on the hot path.)
-defvjp(MUL, lambda g, ans, x, y: unbroadcast(bind(MUL, (
-    g, y if y._value.dtype.kind != "c" else conj_if_complex(y)), NO_ATTRS), _shape(x)),
-       lambda g, ans, x, y: unbroadcast(bind(MUL, (
-           x if x._value.dtype.kind != "c" else conj_if_complex(x), g), NO_ATTRS), _shape(y)))
+def times(x, y):
+    """``multiply`` for rules (a cotangent times a derivative). Speed: two tensors of one dtype
+    bind directly, as ``multiply``'s conversions would hand them back (as Mul's own rules do)."""
+    if type(x) is EagerTensor and type(y) is EagerTensor and x._value.dtype == y._value.dtype \
+            and x._value.dtype.kind != "b":
+        return bind(MUL, (x, y), NO_ATTRS)
+    return multiply(x, y)
+
+
+# (A product of the operand's own shape skips unbroadcast, as Add's rules do.)
+def _mul_vjp_x(g, ans, x, y):
+    p = bind(MUL, (g, y if y._value.dtype.kind != "c" else conj_if_complex(y)), NO_ATTRS)
+    return p if p._value.shape == x._value.shape else unbroadcast(p, x._value.shape)
+
+
+def _mul_vjp_y(g, ans, x, y):
+    p = bind(MUL, (x if x._value.dtype.kind != "c" else conj_if_complex(x), g), NO_ATTRS)
+    return p if p._value.shape == y._value.shape else unbroadcast(p, y._value.shape)
+
+
+defvjp(MUL, _mul_vjp_x, _mul_vjp_y)
 MUL.jvp = sum_of_jvps((lambda t, ans, x, y: multiply(t, y), lambda t, ans, x, y: multiply(x, t)))
 
 
@@ -169,7 +186,9 @@ def _reshape_error(inputs, attrs, exc):
 _reshape_impl = (lambda x, shape: x.reshape(shape)) if xp.__name__ == "numpy" else \
     (lambda x, shape: xp.reshape(x, shape))
 RESHAPE = primitive("Reshape", _reshape_impl, _reshape_error)
-_linear(RESHAPE, lambda g, ans, x, shape: reshape_to(g, _shape(x)))
+# (reshape_to inlined: one of every backward pass's commonest rules)
+_linear(RESHAPE, lambda g, ans, x, shape: g if g._value.shape == x._value.shape and
+        not state.active else bind(RESHAPE, (g,), {"shape": x._value.shape}))
 
 
 def reshape_to(x, shape):
@@ -243,7 +262,11 @@ def broadcast_back(g, x, axes, keepdims):
     # of CPU: medians of 11 interleaved runs at a load average of 7 (measured 2026-11-23).
     if not keepdims and g._value.ndim:
         g = reshape_to(g, kept_shape(_shape(x), axes))
-    return broadcast_to(g, _shape(x))
+    shape = x._value.shape
+    if type(g) is EagerTensor:   # Speed: a tensor, to an array's shape: broadcast_to's
+        # conversions would hand both back unchanged (3 Python calls fewer).
+        return g if g._value.shape == shape else bind(BROADCAST_TO, (g,), {"shape": shape})
+    return broadcast_to(g, shape)
 
 
 def _sum_impl(x, axes, keepdims):

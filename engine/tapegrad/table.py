@@ -21,7 +21,7 @@ Declaring a new primitive (see docs/primitives.md)::
     cube = lambda x: CUBE.apply(x)
 """
 
-from .ground import conj_if_complex, linear_jvp, multiply, sum_of_jvps
+from .ground import conj_if_complex, linear_jvp, multiply, sum_of_jvps, times
 from .primitives import (  # noqa: F401  (the table's names, importable from here)
     BINARY_RULES, PENDING_GRADIENTS, TABLE, NoGradient, Primitive, defnondiff, defvjp, primitive,
 )
@@ -47,7 +47,7 @@ def deflinear(prim, *transposes):
 def elementwise(name, impl, deriv, error=None):
     """A unary elementwise primitive from its derivative ``deriv(ans, x) -> Tensor``."""
     prim = primitive(name, impl, error)
-    defvjp(prim, lambda g, ans, x: multiply(g, conj_if_complex(deriv(ans, x))))   # TF: conj
+    defvjp(prim, lambda g, ans, x: times(g, conj_if_complex(deriv(ans, x))))   # TF: conj
     defjvp(prim, lambda t, ans, x: multiply(t, deriv(ans, x)))
     ELEMENTWISE[prim] = prim.vjp
     return prim

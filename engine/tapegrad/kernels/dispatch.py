@@ -9,6 +9,7 @@ a block (tests and benchmarks compare both ways).
 """
 import weakref
 
+from ..primitives import UNARY_RULES
 from ..tensor import wrap
 from ..thread_state import state as _thread
 from . import calls, library, thresholds
@@ -179,6 +180,19 @@ def fuse_vjp(prim, kernel):
                     return (wrap(out),)
         return rule(g, ans, inputs, attrs, wanted)
     prim.vjp = vjp
+    f0 = UNARY_RULES.get(rule)
+    if f0 is not None:
+        # The same as one rule for the backward pass to call directly (UNARY_RULES): two
+        # Python frames fewer per use, and per source-line walk of each op it records.
+        def fused_rule(g, ans, x):
+            if not _thread.active and _state["on"]:
+                gv = getattr(g, "_value", None)
+                if getattr(gv, "size", 0) >= limit:
+                    out = _run(fn, gv, ans._value if from_output else x._value)
+                    if out is not None:
+                        return wrap(out)
+            return f0(g, ans, x)
+        UNARY_RULES[vjp] = fused_rule
     return prim
 
 

@@ -14,7 +14,7 @@ from ..ground import (  # noqa: F401  (add and multiply are the ground's)
 )
 from ..kernels import dispatch as kernels
 from ..recording import bind
-from ..tensor import wrap
+from ..tensor import EagerTensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
 from .logic_ops import equal, greater_equal, less_equal, where
 
@@ -94,8 +94,15 @@ def floormod(x, y, name=None):
 mod = floormod
 
 
-defvjp(SUB, lambda g, ans, x, y: unbroadcast(g, _shape(x)),
-       lambda g, ans, x, y: unbroadcast(negative(g), _shape(y)))
+def _sub_vjp_y(g, ans, x, y):
+    # Speed (as Add's and Mul's rules): a tensor is negated without negative's conversion, and
+    # a result of the operand's own shape skips unbroadcast.
+    n = bind(NEG, (g,), NO_ATTRS) if type(g) is EagerTensor else negative(g)
+    return n if n._value.shape == y._value.shape else unbroadcast(n, y._value.shape)
+
+
+defvjp(SUB, lambda g, ans, x, y: g if g._value.shape == x._value.shape else
+       unbroadcast(g, x._value.shape), _sub_vjp_y)
 defjvp(SUB, lambda t, ans, x, y: t, lambda t, ans, x, y: negative(t))
 defvjp(DIV, lambda g, ans, x, y: unbroadcast(realdiv(g, conj_if_complex(y)), _shape(x)),
        lambda g, ans, x, y: unbroadcast(multiply(g, conj_if_complex(

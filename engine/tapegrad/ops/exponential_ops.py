@@ -11,7 +11,8 @@ from ..kernels import dispatch as kernels
 from ..ground import binary, conj_if_complex, incompatible, ones_of, quiet, scalar_like, unary, unbroadcast, zeros_of
 from ..recording import bind
 from ..table import ELEMENTWISE, defjvp, defvjp, elementwise, primitive
-from .arithmetic_ops import add, multiply, negative, realdiv, subtract
+from ..tensor import EagerTensor
+from .arithmetic_ops import MUL, NO_ATTRS, add, multiply, negative, realdiv, subtract
 from .logic_ops import equal, greater, where
 
 
@@ -47,8 +48,14 @@ defvjp(POW, lambda g, ans, x, y: unbroadcast(multiply(g, _pow_dx(ans, x, y)), _s
 defjvp(POW, lambda t, ans, x, y: multiply(t, _pow_dx(ans, x, y)),
        lambda t, ans, x, y: multiply(t, _pow_dy(ans, x, y)))
 
-SQUARE = elementwise("Square", kernels.route_unary("square", xp.square),
-                     lambda ans, x: multiply(scalar_like(2, x), x))
+def _square_deriv(ans, x):
+    """2 x. Speed (as Tanh's): a tensor binds without multiply's conversions."""
+    if type(x) is EagerTensor:
+        return bind(MUL, (scalar_like(2, x), x), NO_ATTRS)
+    return multiply(scalar_like(2, x), x)
+
+
+SQUARE = elementwise("Square", kernels.route_unary("square", xp.square), _square_deriv)
 SQRT = elementwise("Sqrt", kernels.route_unary("sqrt", quiet(xp.sqrt)),
                    lambda ans, x: realdiv(scalar_like(0.5, ans), ans))
 RSQRT = elementwise("Rsqrt", quiet(lambda x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False)),

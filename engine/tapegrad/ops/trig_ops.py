@@ -2,12 +2,13 @@
 from ..backend import xp
 from .. import convert
 from ..checks import check_dtype
-from ..ground import incompatible, quiet, scalar_like, unary, unbroadcast
+from ..ground import NO_ATTRS, incompatible, quiet, scalar_like, unary, unbroadcast
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
-from .arithmetic_ops import add, multiply, negative, realdiv, subtract
-from .exponential_ops import reciprocal, sqrt, square
+from ..tensor import EagerTensor
+from .arithmetic_ops import SUB, add, multiply, negative, realdiv, subtract
+from .exponential_ops import SQUARE, reciprocal, sqrt, square
 
 
 def _float_unary(prim, x):
@@ -23,7 +24,16 @@ def _one(like):
 SIN = elementwise("Sin", xp.sin, lambda ans, x: cos(x))
 COS = elementwise("Cos", xp.cos, lambda ans, x: negative(sin(x)))
 TAN = elementwise("Tan", quiet(xp.tan), lambda ans, x: add(scalar_like(1, ans), square(ans)))
-TANH = elementwise("Tanh", xp.tanh, lambda ans, x: subtract(scalar_like(1, ans), square(ans)))
+def _tanh_deriv(ans, x):
+    """1 - tanh(x)^2, from the output. Speed: the output is a tensor of a float or complex
+    dtype (which Sub and Square take), so both ops bind without subtract's and square's
+    conversions and checks."""
+    if type(ans) is EagerTensor:
+        return bind(SUB, (scalar_like(1, ans), bind(SQUARE, (ans,), NO_ATTRS)), NO_ATTRS)
+    return subtract(scalar_like(1, ans), square(ans))
+
+
+TANH = elementwise("Tanh", xp.tanh, _tanh_deriv)
 kernels.fuse_vjp(TANH, "tanh_grad")  # one pass for g * deriv while nothing records it
 ASIN = elementwise("Asin", quiet(xp.arcsin),
                    lambda ans, x: reciprocal(sqrt(subtract(_one(x), square(x)))))
