@@ -64,8 +64,9 @@ WATCHER = """
       seen.runPressedMs = performance.now();
       run.click();
     }
+    if (seen.runPressedMs === null) return;    // nothing else to look at before Run is pressed
     const log = document.querySelector("[data-testid=console]");
-    if (seen.shownMs === null && seen.runPressedMs !== null && log &&
+    if (seen.shownMs === null && log && log.textContent.includes(GRADIENT_TEXT) &&
         [...log.querySelectorAll("[data-stream=stdout]")].some((s) => s.textContent.includes(GRADIENT_TEXT))) {
       seen.shownMs = performance.now();
     }
