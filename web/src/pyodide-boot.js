@@ -381,17 +381,18 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   try {
     const linking = await libraries;
     await snapshot;
+    onStep("Starting Python with NumPy and tapegrad loaded");
     pyodide = await early.during(() => withLinkedLibraries(linking, marks,
       () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot })));
     inSnapshot = new Set(linking.record.packages);
   } catch (err) {
     console.warn("tapegrad boot: snapshot not used:", err);
+    onStep("Starting Python");
     snapshotUsed = false;
     pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
   }
   marks.interpreter = performance.now();
 
-  onStep("Installing NumPy and tapegrad");
   marks.unpackMs = 0;
   marks.sharedLibrariesMs = 0;
   const fastInstall = [];
@@ -412,6 +413,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
       refreshFinder(pyodide);
     }
   } else {
+    onStep("Installing NumPy and tapegrad");
     pyodide.runPython("import random; random.seed()");   // in case a package seeded it at import
     let pending = [];
     try {
