@@ -19,6 +19,7 @@
 // notebook widget (tapegrad.widget, on anywidget). Its copy in engine/tapegrad/widget/static/ is
 // committed (so `pip install` from a clone needs no Node); tests/engine/test_widget.py checks it
 // is current: regenerate with `node web/build.mjs --widget engine/tapegrad/widget/static`.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,19 +115,24 @@ async function main() {
   const { out, pyodideDir } = opts;
   const assets = path.join(out, "assets");
   fs.mkdirSync(assets, { recursive: true });
+  // Names this build's boot files in the browser's Cache Storage (web/src/boot-cache.js): a hash of
+  // the snapshot and its libraries' record (which names the libraries by sha256); null without them.
+  const bootFiles = ["snapshot.bin", "snapshot-libs.json"].map((f) => path.join(out, pyodideDir, f));
+  const bootId = bootFiles.every((f) => fs.existsSync(f))
+    ? bootFiles.reduce((h, f) => h.update(fs.readFileSync(f)), crypto.createHash("sha256")).digest("hex").slice(0, 16)
+    : null;
+  const workerDefine = { __PYODIDE_DIR__: JSON.stringify(pyodideDir), __BOOT_ID__: JSON.stringify(bootId) };
   await Promise.all([
     esbuild.build({ ...common, entryPoints: { playground: path.join(WEB, "src", "main.js") },
                     outdir: assets, format: "esm" }),
     esbuild.build({ ...common, entryPoints: { boot: path.join(WEB, "src", "early-boot.js") },
                     outdir: assets, format: "iife" }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
-                    outdir: assets, format: "iife",
-                    define: { __PYODIDE_DIR__: JSON.stringify(pyodideDir) } }),
+                    outdir: assets, format: "iife", define: workerDefine }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
                     outdir: out, format: "iife" }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "boot", "worker.js") },
-                    outdir: path.join(out, "boot"), format: "iife",
-                    define: { __PYODIDE_DIR__: JSON.stringify(pyodideDir) } }),
+                    outdir: path.join(out, "boot"), format: "iife", define: workerDefine }),
   ]);
   for (const name of ["index.html", "page.js", "boot.css"]) {
     fs.copyFileSync(path.join(WEB, "boot", name), path.join(out, "boot", name));

@@ -12,7 +12,9 @@ All three are measured from the navigation's start (performance.now() on the pag
         newly launched browser has finished its own start-up work (a visitor's browser is running
         already; a new headless Chromium spends its first seconds building its own WebUI
         renderers, on the same two cores: seen in a trace as 1.5 s of main-thread work);
-  warm: the same page opened again in that profile.
+  warm: the same page opened again in that profile, after the first visit's page had settled (its
+        work after the first run done: the packages' files written and the boot's files kept in
+        Cache Storage for the next visit, web/src/boot-cache.js; 1-3 s after the first run).
 The worker's boot steps (web/src/worker.js) come back as performance marks ("tapegrad:...") and
 are printed as medians, so a slow run shows where its time went. Also checks that no request left
 127.0.0.1 and saves a screenshot.
@@ -110,13 +112,19 @@ def editor_usable_ms(page) -> float:
     return landed
 
 
-def load_once(context, url: str) -> dict:
+def load_once(context, url: str, settle: bool = False) -> dict:
+    """One visit. `settle`: keep the page open until its work after the first run is done (the
+    packages' files written, the boot files stored for the next visit: the worker's "settled"
+    mark), as a visitor who reads the result would, before the next visit."""
     page = context.new_page()
     page.goto(url, wait_until="commit")
     editor = editor_usable_ms(page)
     page.wait_for_function("() => window.__ttfg && window.__ttfg.doneMs !== null", polling=20,
                            timeout=TIMEOUT_MS)
     seen = page.evaluate("window.__ttfg")
+    if settle:
+        page.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0",
+                               polling=100, timeout=TIMEOUT_MS)
     marks = page.evaluate("""Object.fromEntries(performance.getEntriesByType('mark')
         .filter((m) => m.name.startsWith('tapegrad:')).map((m) => [m.name.slice(9), m.startTime]))""")
     page.close()
@@ -167,7 +175,7 @@ def main() -> int:
                     ctx.add_init_script(WATCHER)
                     ctx.on("request", lambda r: external.append(r.url)
                            if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)
-                    cold.append(load_once(ctx, url))
+                    cold.append(load_once(ctx, url, settle=True))
                     warm.append(load_once(ctx, url))
                     if i == 0:
                         page = ctx.new_page()

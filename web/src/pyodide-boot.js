@@ -18,6 +18,7 @@
 // Loads pyodide.js (importScripts; it defines self.loadPyodide) once the downloads have started.
 import { restoreLibraries } from "./snapshot-libs.js";
 import { restoreSparse, sparseHeader, sparseSnapshot } from "./snapshot-file.js";
+import { bootCache } from "./boot-cache.js";
 
 const ZIP_END = 0x06054b50;
 const ZIP_CENTRAL = 0x02014b50;
@@ -128,9 +129,12 @@ async function installAll(pyodide, pending, marks, inSnapshot = new Set()) {
  * its instantiation routed to the early compilation; if that failed, Pyodide's own path runs.
  * `lock` resolves to the parsed lock file.
  */
-function startEarly(indexURL, marks) {
+function startEarly(indexURL, marks, cache) {
   const url = indexURL + "pyodide.asm.wasm";
-  const compiled = WebAssembly.compileStreaming(fetch(url)).then((module) => {
+  const compiled = cache.response(url, undefined, WASM).then(({ response, cached }) => {
+    if (!cached && response.ok) keepBytes(cache, url, response.clone(), WASM);
+    return WebAssembly.compileStreaming(response);
+  }).then((module) => {
     marks.wasmCompiled = performance.now();
     return module;
   });
@@ -180,20 +184,30 @@ function startEarly(indexURL, marks) {
   return { during, lock, compiled };
 }
 
+const WASM = "application/wasm";
+const BYTES = "application/octet-stream";
+
+/** Reads a network response's copy in the background and hands its bytes to the boot cache. */
+function keepBytes(cache, url, response, type) {
+  response.arrayBuffer().then((bytes) => cache.keep(url, bytes, type), () => {});
+}
+
 /**
  * The snapshot's shared libraries, each fetched from its own .wasm file (written beside the
  * snapshot by the build, checked against its sha256) and compiled as it streams in: resolves to
  * {record, modules} (snapshot-libs.json and {library path: WebAssembly.Module}).
  */
-async function compileSnapshotLibraries(indexURL, marks) {
+async function compileSnapshotLibraries(indexURL, marks, cache) {
   const response = await fetch(indexURL + "snapshot-libs.json");
   if (!response.ok) throw new Error(`snapshot-libs.json: HTTP ${response.status}`);
   const record = await response.json();
   const modules = {};
   await Promise.all(record.libs.map(async (lib) => {
     if (!lib.url || !lib.sha256) throw new Error(`snapshot-libs.json names no file for ${lib.name}`);
-    const file = fetch(indexURL + lib.url, { integrity: integrityOf(lib.sha256) });
-    modules[lib.name] = await WebAssembly.compileStreaming(file);
+    const url = indexURL + lib.url;
+    const { response, cached } = await cache.response(url, { integrity: integrityOf(lib.sha256) }, WASM);
+    if (!cached && response.ok) keepBytes(cache, url, response.clone(), WASM);
+    modules[lib.name] = await WebAssembly.compileStreaming(response);
   }));
   marks.librariesCompiled = performance.now();
   return { record, modules };
@@ -341,21 +355,24 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * (it failed to load or link) the packages are downloaded and installed before Ready, as Pyodide
  * would.
  */
-export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [], onStep = () => {} }) {
+export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [], onStep = () => {},
+                                    bootId = null }) {
   const marks = { start: performance.now() };
   onStep("Downloading Python, NumPy and tapegrad");
-  const early = startEarly(indexURL, marks);
+  const cache = bootCache(bootId);   // this build's large files from the last visit (boot-cache.js)
+  const early = startEarly(indexURL, marks, cache);
   const lock = early.lock;
   lock.catch(() => {});
-  const snapshot = fetch(indexURL + "snapshot.bin").then((r) => {
-    if (!r.ok) throw new Error(`snapshot.bin: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  }).then((bytes) => {
+  const snapshotURL = indexURL + "snapshot.bin";
+  const snapshot = cache.response(snapshotURL).then(async ({ response, cached }) => {
+    if (!response.ok) throw new Error(`snapshot.bin: HTTP ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    if (!cached) cache.keep(snapshotURL, bytes, BYTES);
     marks.snapshotFetched = performance.now();
     return sparseSnapshot(bytes);
   });
   snapshot.catch(() => {});
-  const libraries = compileSnapshotLibraries(indexURL, marks);
+  const libraries = compileSnapshotLibraries(indexURL, marks, cache);
   libraries.catch(() => {});   // then the snapshot is not used (below)
   const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
     const entry = l.packages[name];
@@ -387,6 +404,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     inSnapshot = new Set(linking.record.packages);
   } catch (err) {
     console.warn("tapegrad boot: snapshot not used:", err);
+    if (cache.hits.length) await cache.forget();   // the next visit downloads them again
     onStep("Starting Python");
     snapshotUsed = false;
     pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
@@ -431,6 +449,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   marks.installed = performance.now();
   async function installLater() {
     if (filesLater) {
+      await cache.store();   // for the next visit: what this one downloaded (in memory already)
       await filesLater.writeAll();
       marks.filesWritten = performance.now();
       return;
@@ -446,5 +465,5 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
     refreshFinder(pyodide);
   }
-  return { pyodide, snapshotUsed, fastInstall, marks, installLater };
+  return { pyodide, snapshotUsed, fastInstall, marks, installLater, cacheHits: cache.hits };
 }

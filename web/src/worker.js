@@ -16,7 +16,7 @@
 import RUNTIME_SOURCE from "../python/playground_runtime.py";
 import { bootPyodide } from "./pyodide-boot.js";
 
-/* global __PYODIDE_DIR__ */
+/* global __PYODIDE_DIR__, __BOOT_ID__ */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   // bootPyodide loads pyodide.js from it
 
 // The worker has its own Content-Security-Policy (sent with this script): report what it blocks
@@ -38,7 +38,13 @@ const FILES_IDLE_MS = 2000;
 let installLater = null;   // from the boot: starts writing the files
 let filesLater = null;     // that installation, once started
 function startFilesLater() {
-  if (!filesLater && installLater) filesLater = installLater();
+  if (!filesLater && installLater) {
+    // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
+    // for it before opening the page again).
+    filesLater = installLater()
+      .catch((err) => console.warn("tapegrad: writing the packages' files failed:", err))
+      .then(() => postMarks({ settled: performance.now() }));
+  }
   return filesLater;
 }
 
@@ -77,6 +83,7 @@ async function boot(interrupt) {
       indexURL,
       packages: ["tapegrad"],
       later: ["networkx"],
+      bootId: __BOOT_ID__,   // this build's files in Cache Storage for the next visit (boot-cache.js)
       onStep: (text) => progress(1, text),
     });
     pyodide = booted.pyodide;
