@@ -48,6 +48,10 @@ def test_a_second_visit_boots_from_the_cache(page, as_playground):
     assert "tapegrad:librariesLinked" in marks, marks          # booted from the snapshot
     boot_downloads = [u for u in requested if "/pyodide-0.27.7/" in u and u.endswith(BOOT_FILES)]
     assert boot_downloads == [], boot_downloads
+    # "Clear my data" removes them too (the next visit downloads them again).
+    again.locator("#clear-data").click()
+    again.wait_for_timeout(500)
+    assert again.evaluate(CACHED) == {}
     again.close()
 
 

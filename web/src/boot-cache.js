@@ -10,6 +10,18 @@
 
 const PREFIX = "tapegrad-boot-";
 
+/** Deletes every build's boot cache ("Clear my data"); resolves to how many there were. */
+export async function clearBootCaches() {
+  if (typeof caches === "undefined") return 0;
+  try {
+    const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+    await Promise.all(names.map((n) => caches.delete(n)));
+    return names.length;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * @param {string|null} bootId  names this build's files (null: no caching)
  * @returns {{response(url, init?, type?): Promise<{response: Response, cached: boolean}>,

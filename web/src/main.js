@@ -7,6 +7,7 @@ import { assemblePlayground } from "./playground.js";
 import { PythonRunner } from "./runner.js";
 import { decodeFragment, encodeFragment, plainFragment } from "./share.js";
 import { clearAllData, createStore } from "./storage.js";
+import { clearBootCaches } from "./boot-cache.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -164,6 +165,7 @@ async function init() {
   $("#clear-data").addEventListener("click", () => {
     clearTimeout(saveTimer);
     const removed = clearAllData();
+    clearBootCaches();   // Python's files kept for the next visit (downloaded again then)
     cleared = true;
     example = EXAMPLES[0];
     replaceCode(example.code);
