@@ -73,7 +73,10 @@ def check_sources(flat_sources):
 def seeds(targets, output_gradients):
     """The cotangent each target starts with: ones, or ``output_gradients``."""
     if output_gradients is None:
-        return [wrap(np.ones(t._value.shape, t._value.dtype)) for t in targets]
+        # Speed: a scalar target's 1 made by the array constructor (C), not ``ones``' Python.
+        return [wrap(np.array(1, t._value.dtype) if not t._value.shape
+                     and t._value.dtype.kind in "fc" else np.ones(t._value.shape, t._value.dtype))
+                for t in targets]
     flat = nest.flatten(output_gradients) if isinstance(output_gradients, (list, tuple, dict)) \
         else [output_gradients]
     if len(flat) != len(targets):
@@ -194,12 +197,17 @@ def backward(records, targets, seeds, source_ids, watched=None, events=None):
         a, b = inputs
         wa = a._id in reach
         wb = b._id in reach
-        rules = None if rec.attrs else binary_rules.get(vjp)
+        rules = binary_rules.get(vjp)
         if rules is not None:
             f0, f1 = rules
             ans = rec.output
-            ca = f0(g, ans, a, b) if wa and f0 is not None else None
-            cb = f1(g, ans, a, b) if wb and f1 is not None else None
+            attrs = rec.attrs
+            if attrs:   # (MatMul's transposes: defvjp's vjp passes them the same way)
+                ca = f0(g, ans, a, b, **attrs) if wa and f0 is not None else None
+                cb = f1(g, ans, a, b, **attrs) if wb and f1 is not None else None
+            else:
+                ca = f0(g, ans, a, b) if wa and f0 is not None else None
+                cb = f1(g, ans, a, b) if wb and f1 is not None else None
             if events is not None:
                 events.append((rec, g, (ca, cb), (wa, wb)))
         else:

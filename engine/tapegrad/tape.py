@@ -322,13 +322,14 @@ class GradientTape:
         # instructions per step (callgrind).
         flat_targets = [target] if isinstance(target, Tensor) else \
             [as_target(t) for t in nest.flatten(target)]
-        flat = type(sources) in _FLAT_KINDS
-        if flat:
+        single = isinstance(sources, _LEAVES)   # (one tensor or variable: itself, unpacked)
+        flat = single or type(sources) in _FLAT_KINDS
+        if flat and not single:
             for s in sources:
                 if isinstance(s, _NESTED):
                     flat = False
                     break
-        flat_sources = list(sources) if flat else nest.flatten(sources)
+        flat_sources = [sources] if single else list(sources) if flat else nest.flatten(sources)
         check_sources(flat_sources)
         starts = seeds(flat_targets, output_gradients)
         for t in flat_targets:
@@ -354,6 +355,8 @@ class GradientTape:
         if observer is not None:
             observer.on_gradient(GradientCall(records, flat_targets, flat_sources, starts,
                                               results, events, mode))
+        if single:
+            return results[0]
         return type(sources)(results) if flat else nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
@@ -417,6 +420,7 @@ class GradientTape:
 
 
 _FLAT_KINDS = (list, tuple)
+_LEAVES = (Tensor, Variable)
 _NESTED = (list, tuple, dict)
 
 

@@ -21,8 +21,6 @@ def _dims(op, value, arg, floats):
         if dims is None or any(d is None for d in dims):
             raise python_type_error(f"{op}: {arg} must be fully defined, got {value}")
         return dims
-    if type(value) is tuple or type(value) is list:
-        return _listed(op, value, arg, floats)   # (Speed: before the ABC test below)
     array = getattr(value, "_value", value)
     if isinstance(array, xp.ndarray):
         if array.dtype.kind not in "iu":
@@ -64,15 +62,20 @@ def shape(op, value, arg="shape", allow_unknown=False, allow_negative=False,
     ``indices.slice_bounds``). ``floats``: a float in a list is a ``TypeError`` (ops that
     convert the list to int32, as ``zeros``) or ``"invalid"``: an ``InvalidArgumentError`` (ops
     that take the list as a tensor of any type first, as ``reshape``)."""
-    dims = _dims(op, value, arg, floats)
+    # Speed: a plain tuple or list goes straight to its loop, without the ABC tests of ``_dims``
+    # (a reshape's checks 37k -> 20k instructions, callgrind, 2026-11-23).
+    dims = _listed(op, value, arg, floats) if type(value) is tuple or type(value) is list \
+        else _dims(op, value, arg, floats)
     if allow_negative:
         return tuple(dims)
-    unknown = [i for i, d in enumerate(dims) if d == -1]
+    unknown = 0   # (counted in the loop: one pass, no list)
     for i, d in enumerate(dims):
-        if d < 0 and not (allow_unknown and d == -1):
-            expected = ">= 0 or -1" if allow_unknown else ">= 0"
-            raise invalid(op, f"{op}: {arg}[{i}] is {d}; each size must be {expected}")
-    if len(unknown) > 1:
+        if d < 0:
+            if not (allow_unknown and d == -1):
+                expected = ">= 0 or -1" if allow_unknown else ">= 0"
+                raise invalid(op, f"{op}: {arg}[{i}] is {d}; each size must be {expected}")
+            unknown += 1
+    if unknown > 1:
         raise invalid(op, f"{op}: {arg} may hold only one -1, got {dims}")
     return tuple(dims)
 
