@@ -304,8 +304,9 @@ def unbroadcast(g, shape):
     if gshape == shape:
         return g
     lead = len(gshape) - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    axes = tuple(range(lead))
+    if 1 in shape:   # (Speed: no generator for the commonest case, a bias without 1s)
+        axes += tuple(i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
     if axes:
         # Speed: the axes are sorted, distinct and in range, so a tensor's sum binds directly,
         # without ``reduce_sum``'s conversion and axis checks (``checks.axes``): W2 1.685M ->
