@@ -18,7 +18,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { storedZipEntries } from "../web/src/pyodide-boot.js";
 import { recordLibraries } from "../web/src/snapshot-libs.js";
-import { packSnapshot, unpackSnapshot } from "../web/src/snapshot-file.js";
+import { packSnapshot, restoreSparse, sparseHeader, sparseSnapshot } from "../web/src/snapshot-file.js";
 import crypto from "node:crypto";
 
 const [dir, out, ...rest] = process.argv.slice(2);
@@ -130,8 +130,14 @@ async function freshHeapAtRestore(bytes) {
 }
 const fresh = await freshHeapAtRestore(snapshot.slice());
 const packed = packSnapshot(snapshot, fresh);
-const back = unpackSnapshot(packed.bytes, fresh);
-if (back.length !== snapshot.length || !back.every((b, i) => b === snapshot[i])) {
+// The page's restore, into a copy of the fresh heap, must give the snapshot back.
+const lazy = sparseSnapshot(packed.bytes);
+const header = sparseHeader(lazy);
+const heap = fresh.slice();
+restoreSparse(heap, lazy);
+const heapPart = snapshot.subarray(header.length);
+if (lazy.length !== snapshot.length || !header.every((b, i) => b === snapshot[i]) ||
+    !heapPart.every((b, i) => b === heap[i])) {
   throw new Error("snapshot: the sparse file does not give the snapshot back");
 }
 fs.writeFileSync(out, packed.bytes);

@@ -41,6 +41,24 @@ creation_hooks = []   # called with each new tape (tapegrad.graph attaches its o
 notebook_display = None  # tapegrad.widget.display puts itself here (show, mimebundle)
 
 
+def _user_frame(f):
+    """The innermost frame from ``f`` outwards that is outside the engine and NumPy (the user's),
+    or None. A record keeps its code and instruction offset, and ``Record.where`` resolves the
+    line when read. Speed: rather than ``user_line``, which reads ``f_lineno`` at every op:
+    ~0.45 us per op on W1, and -27k instructions per W2 step for its six variable reads
+    (measured 2026-11-23)."""
+    engine = _engine_files
+    while f is not None:
+        name = f.f_code.co_filename
+        inside = engine.get(name)
+        if inside is None:
+            inside = _classify(name)
+        if not inside:
+            return f
+        f = f.f_back
+    return None
+
+
 def _warn(message):
     log.warning(message)
 
@@ -209,22 +227,11 @@ class GradientTape:
         rec.scope = tuple(scopes) if scopes else None
         rec._where = None
         if recording.capture_source_lines:
-            # The user's line: the innermost frame from bind's caller on that is outside the
-            # engine and NumPy, kept as its code and instruction offset (``Record.where``
-            # resolves the line when read). Speed: this walk inlined, rather than calling
-            # ``user_line`` (which reads ``f_lineno``): ~0.45 us per op on W1 (measured 2026-11-23).
-            engine = _engine_files
-            f = _getframe(2)
-            while f is not None:
-                code = f.f_code
-                inside = engine.get(code.co_filename)
-                if inside is None:
-                    inside = _classify(code.co_filename)
-                if not inside:
-                    rec._where = code
-                    rec._lasti = f.f_lasti
-                    break
-                f = f.f_back
+            # The user's line, from bind's caller on (see ``_user_frame``).
+            f = _user_frame(_getframe(2))
+            if f is not None:
+                rec._where = f.f_code
+                rec._lasti = f.f_lasti
         if out._value.dtype.kind in "fc":
             watched.add(out._id)
         elif self.observer is not None:  # values derived from it are not recorded
@@ -251,21 +258,10 @@ class GradientTape:
         rec.scope = tuple(scopes) if scopes else None
         rec._where = None
         if recording.capture_source_lines:
-            # Speed: the user's code and instruction offset, resolved when read (as ``on_op``),
-            # instead of ``user_line``'s ``f_lineno`` at every variable read: W2 (six reads)
-            # -27k instructions per step (callgrind, engine/bench/step_cost.py).
-            engine = _engine_files
-            f = _getframe(1)
-            while f is not None:
-                code = f.f_code
-                inside = engine.get(code.co_filename)
-                if inside is None:
-                    inside = _classify(code.co_filename)
-                if not inside:
-                    rec._where = code
-                    rec._lasti = f.f_lasti
-                    break
-                f = f.f_back
+            f = _user_frame(_getframe(1))   # the user's line, as on_op
+            if f is not None:
+                rec._where = f.f_code
+                rec._lasti = f.f_lasti
         self._records.append(rec)
 
     def on_export(self, t):

@@ -78,11 +78,8 @@ async function fetchBytes(url, integrity) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** Writes a wheel's files into site-packages and loads its shared libraries, unless the package is
- * in `inSnapshot`: then the snapshot's restore linked those its imports use, and Python opens the
- * others from the file system on first import (dlopen), as it did when the build made it. */
-async function installWheel(pyodide, name, bytes, marks, inSnapshot) {
-  const t0 = performance.now();
+/** Writes a (stored-entry) wheel's files into site-packages; returns the paths of its shared libraries. */
+function writeWheelFiles(pyodide, bytes) {
   const site = pyodide._api.sitepackages;
   const libs = [];
   const made = new Set();
@@ -94,24 +91,31 @@ async function installWheel(pyodide, name, bytes, marks, inSnapshot) {
       made.add(dir);
     }
     pyodide.FS.writeFile(full, data);
-    if (path.endsWith(".so") && !inSnapshot.has(name)) libs.push(full);
+    if (path.endsWith(".so")) libs.push(full);
   }
+  return libs;
+}
+
+/** Writes a wheel's files and loads its shared libraries, as Pyodide's installer would. */
+async function installWheel(pyodide, name, bytes, marks) {
+  const t0 = performance.now();
+  const libs = writeWheelFiles(pyodide, bytes);
   const t1 = performance.now();
-  for (const lib of libs) await pyodide._api.loadDynlib(lib, false, [`${site}/${name}.libs`]);
+  for (const lib of libs) await pyodide._api.loadDynlib(lib, false, [`${pyodide._api.sitepackages}/${name}.libs`]);
   pyodide.loadedPackages[name] = "default channel";   // so loadPackage never installs it again
   marks.unpackMs += t1 - t0;
   marks.sharedLibrariesMs += performance.now() - t1;
 }
 
 /** Installs downloaded wheels in order (unpacked here; loadPackage when that fails); returns the names unpacked here. */
-async function installAll(pyodide, pending, marks, inSnapshot = new Set()) {
+async function installAll(pyodide, pending, marks) {
   const fast = [];
   for (const { name, bytes } of pending) {
     if (name in pyodide.loadedPackages) continue;
     try {
       const data = await bytes;
       marks.downloaded = performance.now();
-      await installWheel(pyodide, name, data, marks, inSnapshot);
+      await installWheel(pyodide, name, data, marks);
       fast.push(name);
     } catch (err) {
       console.warn(`tapegrad boot: ${name} goes through loadPackage:`, err);
@@ -294,11 +298,7 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
   const write = (name, bytes) => {
     if (written.has(name)) return;
     const t0 = performance.now();
-    for (const [path, data] of storedZipEntries(bytes)) {
-      const full = `${pyodide._api.sitepackages}/${path}`;
-      pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-      pyodide.FS.writeFile(full, data);
-    }
+    writeWheelFiles(pyodide, bytes);   // its libraries are linked already, or opened on import
     written.add(name);
     marks.unpackMs = (marks.unpackMs ?? 0) + performance.now() - t0;
   };

@@ -111,22 +111,8 @@ function parse(bytes) {
   return { packed, fullLength, segments, kept, headerLength };
 }
 
-/** The sparse file's bytes -> Pyodide's snapshot bytes, given the fresh heap the kept pages come
- * from (the build's check, and Node's tools; the page uses sparseSnapshot). */
-export function unpackSnapshot(bytes, fresh) {
-  const { packed, fullLength, segments, kept, headerLength } = parse(bytes);
-  if (kept.length && !fresh) throw new Error("unpackSnapshot: this snapshot keeps pages of the fresh heap; pass it");
-  const full = new Uint8Array(fullLength);
-  for (const [offset, len, from] of segments) full.set(packed.subarray(from, from + len), offset);
-  for (const [offset, len, hash] of kept) {
-    full.set(fresh.subarray(offset - headerLength, offset - headerLength + len), offset);
-    if (hashWords(full, offset, offset + len) !== hash) throw new Error(`snapshot: kept memory at ${offset} differs from the build's`);
-  }
-  return full;
-}
-
-// Lazy form, for the page: skips building the full buffer (a 40 MB copy) and Pyodide's copy of it
-// into the heap (another); restoreSparse writes the segments straight into the heap instead.
+// Restoring: no full buffer is built (a 40 MB copy) for Pyodide to copy into the heap (another);
+// restoreSparse writes the segments straight into the heap instead.
 const SPARSE = new WeakMap();
 
 /** The sparse file's bytes -> a buffer of the snapshot's full length that holds only Pyodide's
