@@ -123,10 +123,12 @@ async function main() {
     : null;
   const workerDefine = { __PYODIDE_DIR__: JSON.stringify(pyodideDir), __BOOT_ID__: JSON.stringify(bootId) };
   await Promise.all([
+    // Split: CodeMirror (web/src/editor.js, imported when the page upgrades its editor) is a
+    // chunk of its own, assets/chunks/*.js, so that the page's first script stays small.
     esbuild.build({ ...common, entryPoints: { playground: path.join(WEB, "src", "main.js") },
-                    outdir: assets, format: "esm" }),
+                    outdir: assets, format: "esm", splitting: true, chunkNames: "chunks/[name]-[hash]" }),
     esbuild.build({ ...common, entryPoints: { boot: path.join(WEB, "src", "early-boot.js") },
-                    outdir: assets, format: "iife" }),
+                    outdir: assets, format: "iife", define: workerDefine }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
                     outdir: assets, format: "iife", define: workerDefine }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
@@ -137,7 +139,12 @@ async function main() {
   for (const name of ["index.html", "page.js", "boot.css"]) {
     fs.copyFileSync(path.join(WEB, "boot", name), path.join(out, "boot", name));
   }
-  fs.copyFileSync(path.join(WEB, "index.html"), path.join(out, "index.html"));
+  // The page's editor starts as a textarea holding the default example (web/src/page-editor.js).
+  const page = fs.readFileSync(path.join(WEB, "index.html"), "utf8");
+  const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  if (!page.includes("<!--default-example-->")) throw new Error("web/index.html: no <!--default-example--> in its textarea");
+  fs.writeFileSync(path.join(out, "index.html"),
+                   page.replace("<!--default-example-->", () => escapeHtml(loadExamples()[0].code)));
   fs.copyFileSync(path.join(WEB, "assets", "favicon.svg"), path.join(assets, "favicon.svg"));
   fs.mkdirSync(path.join(out, "docs"), { recursive: true });
   for (const name of fs.readdirSync(path.join(WEB, "docs"))) {

@@ -173,9 +173,14 @@ def shot():
 
 # -- driving the playground page ------------------------------------------------------------------
 
-# The editor's text element, for page.evaluate (CodeMirror lives in a shadow root, which
-# document.querySelector does not enter; Playwright's own selectors do).
-EDITOR_CONTENT_JS = "document.querySelector('[data-testid=editor] .cm-host').shadowRoot.querySelector('.cm-content')"
+# The page editor's text, for page.evaluate, whichever editor it is: the page's textarea until
+# CodeMirror takes over (web/src/page-editor.js), then CodeMirror's (in a shadow root, which
+# document.querySelector does not enter; its lines are elements: compare without whitespace).
+EDITOR_TEXT_JS = """(() => {
+    const host = document.querySelector('[data-testid=editor] .cm-host');
+    if (host) return host.shadowRoot.querySelector('.cm-content').innerText;
+    return document.querySelector('[data-testid=editor] textarea')?.value ?? '';
+})()"""
 
 def code_fragment(code: str) -> str:
     """The share-link fragment `#code=<base64url of UTF-8>` the page accepts."""
@@ -203,11 +208,16 @@ class Playground:
         self.pg.wait_for_function("() => location.hash === ''")
         # CodeMirror draws lines as elements: compare the text without its whitespace.
         self.pg.wait_for_function(
-            f"want => {EDITOR_CONTENT_JS}.innerText.replace(/\\s+/g, '') === want",
+            f"want => {EDITOR_TEXT_JS}.replace(/\\s+/g, '') === want",
             arg="".join(code.split()))
 
     def editor_text(self) -> str:
-        return self.root.locator("[data-testid=editor] .cm-content").inner_text()
+        """The editor's text: the page's textarea until CodeMirror takes over, then CodeMirror's."""
+        return self.root.evaluate("""root => {
+            const host = root.querySelector('[data-testid=editor] .cm-host');
+            if (host) return host.shadowRoot.querySelector('.cm-content').innerText;
+            return root.querySelector('[data-testid=editor] textarea')?.value ?? '';
+        }""")
 
     def console_text(self) -> str:
         return self.root.locator("[data-testid=console]").inner_text()

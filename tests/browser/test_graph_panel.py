@@ -15,7 +15,7 @@ import pytest
 
 tf = pytest.importorskip("tapegrad")
 from tapegrad.graph import capture  # noqa: E402
-from conftest import EDITOR_CONTENT_JS  # noqa: E402
+from conftest import EDITOR_TEXT_JS  # noqa: E402
 
 SCALAR = """\
 import tensorflow as tf
@@ -96,7 +96,7 @@ def run(pg, source: str) -> None:
     """Loads `source` through the #code= link, runs it and waits for its graph."""
     runs = int(pg.evaluate("document.body.dataset.runs || '0'"))
     pg.evaluate("h => { location.hash = h; }", fragment(source))
-    pg.wait_for_function(f"line => {EDITOR_CONTENT_JS}.textContent.includes(line)", arg=source.splitlines()[1])
+    pg.wait_for_function(f"line => {EDITOR_TEXT_JS}.includes(line)", arg=source.splitlines()[1])
     pg.click("[data-testid=run]")
     pg.wait_for_function("n => Number(document.body.dataset.runs || 0) > n", arg=runs, timeout=90_000)
     assert pg.evaluate("document.body.dataset.lastRun") == "ok", pg.text_content("[data-testid=console]")

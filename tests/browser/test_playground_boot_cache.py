@@ -1,6 +1,8 @@
 """The boot's large files are kept decompressed in Cache Storage for the next visit
 (web/src/boot-cache.js): a second visit boots from there without downloading them, and a damaged
-entry costs one slow boot, not a broken page."""
+entry costs one slow boot, not a broken page. The page notes the kept build in localStorage
+("tapegrad.boot-cache"), so that a first visit's worker goes to the network without opening
+Cache Storage first."""
 from __future__ import annotations
 
 import time
@@ -15,12 +17,17 @@ CACHED = """async () => {
 }"""
 
 
+NOTE = "() => localStorage.getItem('tapegrad.boot-cache')"
+
+
 def wait_for_cache(pg, count=5, timeout_s=60.0):
-    """This build's cache once it holds `count` files (stored after the first run)."""
+    """This build's cache once it holds `count` files (stored after the first run) and the page
+    has noted it."""
     deadline = time.monotonic() + timeout_s
     while True:
         cached = pg.evaluate(CACHED)
-        if len(cached) == 1 and len(next(iter(cached.values()))) == count:
+        if len(cached) == 1 and len(next(iter(cached.values()))) == count and pg.evaluate(NOTE):
+            assert next(iter(cached)) == "tapegrad-boot-" + pg.evaluate(NOTE)
             return cached
         assert time.monotonic() < deadline, f"the boot cache did not fill: {cached}"
         pg.wait_for_timeout(250)
@@ -29,6 +36,7 @@ def wait_for_cache(pg, count=5, timeout_s=60.0):
 def test_a_second_visit_boots_from_the_cache(page, as_playground):
     pg = page("?example=scalar-gradient")
     play = as_playground(pg)
+    assert pg.evaluate(NOTE) is None, "a first visit: nothing noted, nothing looked up"
     assert play.run() == "ok", play.console_text()
     cached = wait_for_cache(pg)            # stored after the first run
     (files,) = cached.values()
@@ -52,6 +60,7 @@ def test_a_second_visit_boots_from_the_cache(page, as_playground):
     again.locator("#clear-data").click()
     again.wait_for_timeout(500)
     assert again.evaluate(CACHED) == {}
+    assert again.evaluate(NOTE) is None
     again.close()
 
 
@@ -73,4 +82,5 @@ def test_a_damaged_cache_entry_falls_back_and_is_dropped(page, as_playground):
     marks = again.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
     assert "tapegrad:librariesLinked" not in marks, marks
     assert name not in again.evaluate(CACHED), "the damaged cache is dropped"
+    again.wait_for_function(f"() => ({NOTE})() === null")   # and no longer noted
     again.close()

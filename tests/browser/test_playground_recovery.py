@@ -43,7 +43,8 @@ def test_a_snapshot_that_cannot_be_linked_falls_back_to_a_plain_start(page, as_p
     not restore a heap whose NumPy it cannot link: it starts Python without the snapshot and
     installs the packages itself, slower but working."""
     pg = page("?example=scalar-gradient",
-              on_context=lambda ctx: ctx.route("**/snapshot-libs.json", lambda route: route.fulfill(status=404)))
+              on_context=lambda ctx: ctx.route("**/snapshot-libs.json", lambda route: route.fulfill(status=404)),
+              allow=["snapshot-libs.json"])   # the browser reports the 404 (the page asks first)
     play = as_playground(pg)
     play.wait_ready()
     marks = pg.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")

@@ -9,9 +9,32 @@
 // means the network is used.
 
 const PREFIX = "tapegrad-boot-";
+// The page's note of which build's boot files are kept (localStorage, which a worker cannot read:
+// the page hands it over in the worker's "init" message). A first visit has none, and its worker
+// then goes to the network at once: opening Cache Storage in a new profile took ~0.1 s of a cold
+// boot's critical path. A stale note only costs that lookup (a miss falls back to the network).
+const NOTE = "tapegrad.boot-cache";
+
+/** The build id the page's note names, or null (main thread only). */
+export function keptBootId() {
+  try {
+    return localStorage.getItem(NOTE);
+  } catch {
+    return null;
+  }
+}
+
+/** Notes that this build's boot files are kept (id) or that none are (null). */
+export function noteKeptBoot(id) {
+  try {
+    if (id) localStorage.setItem(NOTE, id);
+    else localStorage.removeItem(NOTE);
+  } catch { /* storage switched off: the next visit looks in Cache Storage anyway */ }
+}
 
 /** Deletes every build's boot cache ("Clear my data"); resolves to how many there were. */
 export async function clearBootCaches() {
+  noteKeptBoot(null);
   if (typeof caches === "undefined") return 0;
   try {
     const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
@@ -24,22 +47,25 @@ export async function clearBootCaches() {
 
 /**
  * @param {string|null} bootId  names this build's files (null: no caching)
+ * @param {{lookup?: boolean}} options  lookup false: nothing is kept from before (the page's
+ *        note says so), so responses come from the network without opening the cache first
  * @returns {{response(url, init?, type?): Promise<{response: Response, cached: boolean}>,
  *            keep(url, bytes, type): void, store(): Promise<number>, forget(): Promise<void>,
  *            hits: string[]}}
  *   response: the cached response for url, else fetch(url, init) (whose bytes the caller hands to
  *   keep, to be stored); store: puts what was kept, deletes other builds' caches, returns the count.
  */
-export function bootCache(bootId) {
+export function bootCache(bootId, { lookup = true } = {}) {
   const usable = bootId && typeof caches !== "undefined";
   const name = PREFIX + bootId;
-  const opened = usable ? caches.open(name).catch(() => null) : Promise.resolve(null);
+  let opened = null;
+  const open = () => (opened ??= usable ? caches.open(name).catch(() => null) : Promise.resolve(null));
   const kept = new Map();
   const hits = [];
   return {
     hits,
     async response(url, init, type) {
-      const cache = await opened;
+      const cache = lookup ? await open() : null;
       const hit = cache && await cache.match(url).catch(() => undefined);
       if (hit) {
         hits.push(url.slice(url.lastIndexOf("/") + 1));
@@ -54,7 +80,7 @@ export function bootCache(bootId) {
       if (usable) kept.set(url, { bytes, type });
     },
     async store() {
-      const cache = await opened;
+      const cache = await open();
       if (!cache) return 0;
       let count = 0;
       for (const [url, { bytes, type }] of kept) {

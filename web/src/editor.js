@@ -53,9 +53,10 @@ function theme({ fontSize, maxHeight }) {
  * @param {{doc: string, readOnly?: boolean, label?: string, onChange?: (code: string) => void,
  *          onRun?: () => void, fontSize?: string, maxHeight?: string}} options
  *        maxHeight: the editor grows with its text up to this (default: fills `parent`)
+        selection: where the cursor starts ({anchor, head} offsets; default: the start)
  */
 export function createEditor(parent, { doc, readOnly = false, label = "Python code", onChange, onRun,
-                                       fontSize = "13.5px", maxHeight } = {}) {
+                                       fontSize = "13.5px", maxHeight, selection } = {}) {
   const host = parent.ownerDocument.createElement("div");
   host.className = "cm-host";
   parent.append(host);
@@ -72,7 +73,9 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true));
-  const view = new EditorView({ state: EditorState.create({ doc, extensions }), parent: root, root });
+  const inDoc = (at) => Math.max(0, Math.min(doc.length, at ?? 0));
+  const start = selection ? { anchor: inDoc(selection.anchor), head: inDoc(selection.head) } : undefined;
+  const view = new EditorView({ state: EditorState.create({ doc, extensions, selection: start }), parent: root, root });
 
   function mark(kind, line, scroll) {
     const effects = [setMark.of({ kind, line })];

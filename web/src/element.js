@@ -11,6 +11,7 @@
 // The element's stylesheet and the worker are found next to this script.
 import "../styles/element.css";
 import { el } from "./dom.js";
+import { createEditor } from "./editor.js";
 import { assemblePlayground } from "./playground.js";
 import { PythonRunner } from "./runner.js";
 import { plainFragment } from "./share.js";
@@ -83,14 +84,15 @@ class TapegradPlayground extends HTMLElement {
     this.append(el("div", { class: "tgp-toolbar" }, runButton, stopButton, status, open),
                 editorBox, outputs, graphWrap);
 
+    const editor = createEditor(editorBox, {
+      doc: code, readOnly: this.hasAttribute("readonly"), label: "Python example code",
+      fontSize: "13px", maxHeight: "420px", onRun: () => this.run(),
+    });
     this.playground = assemblePlayground({
-      editor: editorBox, console: consoleBox, plot: plotBox, graph: graphBox,
+      console: consoleBox, plot: plotBox, graph: graphBox,
       status, run: runButton, stop: stopButton, stateHost: this,
     }, {
-      code,
-      readOnly: this.hasAttribute("readonly"),
-      label: "Python example code",
-      editorOptions: { fontSize: "13px", maxHeight: "420px" },
+      editor,
       onRun: () => this.run(),
       onStop: () => { if (this.#running) runner?.stop(); },
       onGraph: (doc) => { graphWrap.hidden = doc.nodes.length === 0; },

@@ -3,6 +3,7 @@
 // (Python then boots on the first Run, and nothing is autosaved); `?example=<id>` opens an example.
 import "../styles/playground.css";
 import { EXAMPLES, createGallery, exampleById } from "./gallery.js";
+import { createPageEditor } from "./page-editor.js";
 import { assemblePlayground } from "./playground.js";
 import { PythonRunner } from "./runner.js";
 import { decodeFragment, encodeFragment, plainFragment } from "./share.js";
@@ -26,19 +27,30 @@ let cleared = false;          // "Clear my data" was used and nothing was edited
 let runs = 0;
 let busy = false;             // a run is queued or running (clicks meanwhile are ignored)
 
-const playground = assemblePlayground({
-  editor: $("[data-testid=editor]"), console: $("[data-testid=console]"), plot: $("[data-testid=plot]"),
-  graph: $("[data-testid=graph]"), status: $(".status"), run: $("#run"), stop: $("#stop"),
-}, {
-  code: saved ? saved.code : example.code,
+// The editor is the page's own textarea until CodeMirror takes over (page-editor.js; when: below).
+// It holds the default example from the first paint and may have been typed into already; unless
+// early-boot.js marked other code as pending (autosaved, ?example=, a link), it keeps its text.
+const area = $("[data-testid=editor] textarea");
+const typedEarly = document.documentElement.dataset.code !== "pending" && area.value !== example.code;
+const pageEditor = createPageEditor(area, {
+  code: document.documentElement.dataset.code !== "pending" ? area.value : saved ? saved.code : example.code,
   onRun: () => run(),
-  onStop: () => stop(),
   onChange: () => {
     if (programmatic || !store) return;
     cleared = false;
     clearTimeout(saveTimer);
     saveTimer = setTimeout(save, 300);
   },
+});
+document.documentElement.removeAttribute("data-code");   // set by early-boot.js: the text is right now
+if (typedEarly) saveTimer = setTimeout(save, 300);        // edits made before this script ran
+const playground = assemblePlayground({
+  console: $("[data-testid=console]"), plot: $("[data-testid=plot]"),
+  graph: $("[data-testid=graph]"), status: $(".status"), run: $("#run"), stop: $("#stop"),
+}, {
+  editor: pageEditor,
+  onRun: () => run(),
+  onStop: () => stop(),
 });
 const { editor, output, setStatus } = playground;
 performance.mark("tapegrad:editorCreated");
@@ -85,6 +97,27 @@ async function run() {
   }
   document.body.dataset.runs = String(runs);
   document.body.dataset.lastRun = status.ok ? "ok" : status.interrupted ? "interrupted" : "error";
+  upgradeEditorSoon();
+}
+
+// CodeMirror (a 460 KB chunk, about 0.3 s of script on a slow machine's main thread) comes once
+// Python has booted and no run is in progress, when the page is idle: earlier it would compete
+// with the boot for the visitor's processor. At the latest EDITOR_LATEST_MS after the page
+// started (a slow network, a boot that failed). Until then the textarea is the editor.
+const EDITOR_LATEST_MS = 3000;
+let pythonSettled = embed;    // the embedded page boots Python on the first Run only
+let upgradeAsked = false;
+function upgradeEditor() {
+  if (upgradeAsked) return;
+  upgradeAsked = true;
+  pageEditor.upgrade().then(
+    () => performance.mark("tapegrad:editorUpgraded"),
+    (err) => output.note(`The code editor could not load (${err.message}); the plain one stays.`, "error"));
+}
+function upgradeEditorSoon() {
+  if (upgradeAsked || !pythonSettled || busy) return;
+  if (typeof requestIdleCallback === "function") requestIdleCallback(upgradeEditor, { timeout: 500 });
+  else setTimeout(upgradeEditor, 50);
 }
 
 async function stop() {
@@ -186,8 +219,11 @@ async function init() {
     });
     setStatus("idle", { text: "Python starts on the first Run" });
   } else {
-    runner.start();
+    const settled = () => { pythonSettled = true; upgradeEditorSoon(); };
+    runner.start().then(settled, settled);
   }
+  upgradeEditorSoon();
+  setTimeout(upgradeEditor, EDITOR_LATEST_MS);
 }
 
 init();

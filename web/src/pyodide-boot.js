@@ -19,6 +19,7 @@
 import { restoreLibraries } from "./snapshot-libs.js";
 import { restoreSparse, sparseHeader, sparseSnapshot } from "./snapshot-file.js";
 import { bootCache } from "./boot-cache.js";
+import { BYTES, integrityOf, startBootDownloads } from "./boot-downloads.js";
 
 const ZIP_END = 0x06054b50;
 const ZIP_CENTRAL = 0x02014b50;
@@ -49,13 +50,6 @@ export function storedZipEntries(bytes) {
     p += 46 + skip;
   }
   return files;
-}
-
-/** "sha256-<base64>" for a hex digest, as fetch's integrity option wants it. */
-function integrityOf(hex) {
-  let bin = "";
-  for (let i = 0; i < hex.length; i += 2) bin += String.fromCharCode(parseInt(hex.slice(i, i + 2), 16));
-  return `sha256-${btoa(bin)}`;
 }
 
 /** `names` and everything they depend on in the lock, dependencies first. */
@@ -126,23 +120,14 @@ async function installAll(pyodide, pending, marks) {
 }
 
 /**
- * Starts, at once, the requests Pyodide itself would make only later: `pyodide.asm.wasm` (compiled
- * as it streams in, so a warm load may reuse the browser's compiled code), the lock file and the
+ * Starts, at once, the requests Pyodide itself would make only later: the lock file and the
  * standard library's zip (which Pyodide would request once its module exists). `during(fn)` runs fn
  * (the loadPyodide call) with Pyodide's own requests for these files answered by the early ones and
- * its instantiation routed to the early compilation; if that failed, Pyodide's own path runs.
- * `lock` resolves to the parsed lock file.
+ * its instantiation routed to `compiled` (pyodide.asm.wasm, compiled early: boot-downloads.js);
+ * if that failed, Pyodide's own path runs. `lock` resolves to the parsed lock file.
  */
-function startEarly(indexURL, marks, cache) {
+function startEarly(indexURL, marks, compiled) {
   const url = indexURL + "pyodide.asm.wasm";
-  const compiled = cache.response(url, undefined, WASM).then(({ response, cached }) => {
-    if (!cached && response.ok) keepBytes(cache, url, response.clone(), WASM);
-    return WebAssembly.compileStreaming(response);
-  }).then((module) => {
-    marks.wasmCompiled = performance.now();
-    return module;
-  });
-  compiled.catch(() => {});
   const early = new Map();
   for (const name of ["pyodide-lock.json", "python_stdlib.zip"]) {
     const response = fetch(indexURL + name);
@@ -186,35 +171,6 @@ function startEarly(indexURL, marks, cache) {
     }
   }
   return { during, lock, compiled };
-}
-
-const WASM = "application/wasm";
-const BYTES = "application/octet-stream";
-
-/** Reads a network response's copy in the background and hands its bytes to the boot cache. */
-function keepBytes(cache, url, response, type) {
-  response.arrayBuffer().then((bytes) => cache.keep(url, bytes, type), () => {});
-}
-
-/**
- * The snapshot's shared libraries, each fetched from its own .wasm file (written beside the
- * snapshot by the build, checked against its sha256) and compiled as it streams in: resolves to
- * {record, modules} (snapshot-libs.json and {library path: WebAssembly.Module}).
- */
-async function compileSnapshotLibraries(indexURL, marks, cache) {
-  const response = await fetch(indexURL + "snapshot-libs.json");
-  if (!response.ok) throw new Error(`snapshot-libs.json: HTTP ${response.status}`);
-  const record = await response.json();
-  const modules = {};
-  await Promise.all(record.libs.map(async (lib) => {
-    if (!lib.url || !lib.sha256) throw new Error(`snapshot-libs.json names no file for ${lib.name}`);
-    const url = indexURL + lib.url;
-    const { response, cached } = await cache.response(url, { integrity: integrityOf(lib.sha256) }, WASM);
-    if (!cached && response.ok) keepBytes(cache, url, response.clone(), WASM);
-    modules[lib.name] = await WebAssembly.compileStreaming(response);
-  }));
-  marks.librariesCompiled = performance.now();
-  return { record, modules };
 }
 
 /**
@@ -348,7 +304,9 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
  * the `later` packages (networkx, for programs that import it) and, after
  * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
- * an import that needs them writes them first). `onStep(text)` is told what is happening.
+ * an import that needs them writes them first); it resolves to {stored}, the number of boot files
+ * it kept in Cache Storage for the next visit. `onStep(text)` is told what is happening.
+ * `bootCacheLookup` false: the page knows of no kept files (boot-cache.js), so none are looked for.
  *
  * The boot downloads only what the restore needs (the interpreter, the snapshot, the libraries it
  * links, the standard library) before Python runs; the wheels come after. Without the snapshot
@@ -356,24 +314,24 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * would.
  */
 export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [], onStep = () => {},
-                                    bootId = null }) {
+                                    bootId = null, bootCacheLookup = true, fromPage = null }) {
   const marks = { start: performance.now() };
   onStep("Downloading Python, NumPy and tapegrad");
-  const cache = bootCache(bootId);   // this build's large files from the last visit (boot-cache.js)
-  const early = startEarly(indexURL, marks, cache);
+  // This build's large files from the last visit (boot-cache.js); bootCacheLookup false: none kept.
+  const cache = bootCache(bootId, { lookup: bootCacheLookup });
+  // The large downloads: the page's (boot-downloads.js, started by its first script), else ours.
+  const ours = () => startBootDownloads(indexURL, cache, marks);
+  const downloads = fromPage ? fromPage.downloads(cache, ours) : ours();
+  const early = startEarly(indexURL, marks, downloads.wasm);
   const lock = early.lock;
   lock.catch(() => {});
   const snapshotURL = indexURL + "snapshot.bin";
-  const snapshot = cache.response(snapshotURL).then(async ({ response, cached }) => {
-    if (!response.ok) throw new Error(`snapshot.bin: HTTP ${response.status}`);
-    const bytes = await response.arrayBuffer();
+  const snapshot = downloads.snapshot.then(({ bytes, cached }) => {
     if (!cached) cache.keep(snapshotURL, bytes, BYTES);
-    marks.snapshotFetched = performance.now();
     return sparseSnapshot(bytes);
   });
   snapshot.catch(() => {});
-  const libraries = compileSnapshotLibraries(indexURL, marks, cache);
-  libraries.catch(() => {});   // then the snapshot is not used (below)
+  const libraries = downloads.libraries;   // if it fails, the snapshot is not used (below)
   const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
     const entry = l.packages[name];
     const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
@@ -385,12 +343,15 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   let snapshotUsed = true;
   if (typeof self.loadPyodide !== "function") importScripts(indexURL + "pyodide.js");
   // Pyodide's JavaScript half (1.3 MB) is loaded with importScripts, which holds this thread until
-  // the file has arrived and run, and the streaming compilation of pyodide.asm.wasm needs this
-  // thread to take in its bytes (a trace showed it stalled for 0.5 s behind importScripts). So the
-  // file is downloaded now, into the HTTP cache, and run once the compilation is over.
+  // the file has arrived and run. When this thread compiles pyodide.asm.wasm, the streaming
+  // compilation needs it to take in its bytes (a trace showed it stalled for 0.5 s behind
+  // importScripts): then the file is downloaded now, into the HTTP cache, and run once the
+  // compilation is over. When the page compiles it, it runs at once.
   if (typeof self._createPyodideModule !== "function" && typeof importScripts === "function") {
-    const asmJs = fetch(indexURL + "pyodide.asm.js").then((r) => r.arrayBuffer());
-    await Promise.allSettled([early.compiled, asmJs]);
+    if (!fromPage) {
+      const asmJs = fetch(indexURL + "pyodide.asm.js").then((r) => r.arrayBuffer());
+      await Promise.allSettled([early.compiled, asmJs]);
+    }
     importScripts(indexURL + "pyodide.asm.js");
     marks.asmJsLoaded = performance.now();
   }
@@ -449,10 +410,11 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   marks.installed = performance.now();
   async function installLater() {
     if (filesLater) {
-      await cache.store();   // for the next visit: what this one downloaded (in memory already)
+      // For the next visit: what this one downloaded (in memory already).
+      const stored = await cache.store();
       await filesLater.writeAll();
       marks.filesWritten = performance.now();
-      return;
+      return { stored };
     }
     let pendingLater = [];
     try {
@@ -464,6 +426,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     const missing = later.filter((p) => !(p in pyodide.loadedPackages));
     if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
     refreshFinder(pyodide);
+    return { stored: 0 };
   }
   return { pyodide, snapshotUsed, fastInstall, marks, installLater, cacheHits: cache.hits };
 }

@@ -3,6 +3,8 @@
 // SharedArrayBuffer, so a cross-origin-isolated page); when that is not possible, or the run has
 // not ended STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
 
+import { keptBootId, noteKeptBoot } from "./boot-cache.js";
+
 const STOP_GRACE_MS = 1500;
 const SIGINT = 2;
 
@@ -68,7 +70,7 @@ export class PythonRunner {
       }
     });
     this.ready.catch(() => {});   // callers that await it see the error; no unhandled rejection
-    if (!early) worker.postMessage({ type: "init", interrupt: this.interrupt });
+    if (!early) worker.postMessage({ type: "init", interrupt: this.interrupt, keptBoot: keptBootId() });
     return this.ready;
   }
 
@@ -104,6 +106,9 @@ export class PythonRunner {
         break;
       case "csp-violation":
         console.error(`Content-Security-Policy violation in the Python worker: ${m.text}`);
+        break;
+      case "boot-kept":
+        noteKeptBoot(m.bootId);   // read by the next visit's first script (early-boot.js)
         break;
     }
   }

@@ -2,12 +2,16 @@
 // wheels fetched at once and unpacked in JavaScript), then runs the user's code through
 // web/python/playground_runtime.py.
 //
-// page -> worker  {type: "init", interrupt: Uint8Array on a SharedArrayBuffer or null}
+// page -> worker  {type: "init", interrupt: Uint8Array on a SharedArrayBuffer or null,
+//                  keptBoot?: the build id of the boot files the page notes as kept, or null,
+//                  downloads?: "page" (the page makes the boot's large downloads and sends them)}
+//                 {type: "boot-download", part, ...}       one of them (boot-downloads.js)
 //                 {type: "run", code}
 //                 {type: "files", files: [{path, data}]}   stored weights, written before a run
 // worker -> page  {type: "progress", step, total, text}   boot steps
 //                 {type: "marks", marks}                   steps done: {name: ms since 1970}
 //                 {type: "ready", snapshot}  |  {type: "boot-error", text}
+//                 {type: "boot-kept", bootId}              this build's boot files kept (or null: none)
 //                 {type: "out", stream: "stdout"|"stderr", text}
 //                 {type: "info", text}                     e.g. "Loading matplotlib"
 //                 {type: "msg", kind: "traceback"|"graph"|"nones"|"plot", payload: JSON string}
@@ -15,6 +19,7 @@
 //                 {type: "done", status: {ok, error, interrupted}}
 import RUNTIME_SOURCE from "../python/playground_runtime.py";
 import { bootPyodide } from "./pyodide-boot.js";
+import { downloadsFromPage } from "./boot-downloads.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   // bootPyodide loads pyodide.js from it
@@ -42,7 +47,8 @@ function startFilesLater() {
     // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
     // for it before opening the page again).
     filesLater = installLater()
-      .catch((err) => console.warn("tapegrad: writing the packages' files failed:", err))
+      .then(({ stored }) => postMessage({ type: "boot-kept", bootId: stored ? __BOOT_ID__ : null }),
+            (err) => console.warn("tapegrad: writing the packages' files failed:", err))
       .then(() => postMarks({ settled: performance.now() }));
   }
   return filesLater;
@@ -77,13 +83,18 @@ function progress(step, text) {
   postMessage({ type: "progress", step, total: BOOT_STEPS, text });
 }
 
-async function boot(interrupt) {
+let fromPage = null;   // the page's downloads, when it makes them (init's downloads: "page")
+
+async function boot(interrupt, keptBoot) {
   try {
     const booted = await bootPyodide({
       indexURL,
       packages: ["tapegrad"],
       later: ["networkx"],
       bootId: __BOOT_ID__,   // this build's files in Cache Storage for the next visit (boot-cache.js)
+      // The page's note of kept files: none of this build's, no lookup (no note given: look).
+      bootCacheLookup: keptBoot === undefined || keptBoot === __BOOT_ID__,
+      fromPage,
       onStep: (text) => progress(1, text),
     });
     pyodide = booted.pyodide;
@@ -157,7 +168,10 @@ async function run(code) {
 
 self.onmessage = (ev) => {
   const m = ev.data;
-  if (m.type === "init") boot(m.interrupt);
+  if (m.type === "init") {
+    if (m.downloads === "page") fromPage = downloadsFromPage();
+    boot(m.interrupt, m.keptBoot);
+  } else if (m.type === "boot-download") fromPage?.take(m);
   else if (m.type === "run") run(m.code);
   else if (m.type === "files") writeFiles(m.files);
 };
