@@ -17,6 +17,8 @@ export function bindStatus(root, runButton, stopButton, stateHost = document.bod
     const seconds = ((performance.now() - bootStarted) / 1000).toFixed(0);
     text.textContent = `${lastText}… ${seconds} s`;
   }
+  // The status dot's blink (playground.css), once a second while booting or running.
+  const beat = () => { root.dataset.beat = root.dataset.beat === "1" ? "0" : "1"; };
 
   return function setStatus(state, detail = {}) {
     stateHost.dataset.state = state;
@@ -29,7 +31,7 @@ export function bindStatus(root, runButton, stopButton, stateHost = document.bod
       bar.max = detail.total ?? 3;
       lastText = detail.text ?? "Starting Python";
       showBoot();
-      ticker = setInterval(showBoot, 1000);
+      ticker = setInterval(() => { showBoot(); beat(); }, 1000);
     } else if (state === "error") {
       bootStarted = 0;
       text.textContent = `Python failed to start: ${detail.text ?? "unknown error"}`;
@@ -38,6 +40,7 @@ export function bindStatus(root, runButton, stopButton, stateHost = document.bod
     } else {
       bootStarted = 0;
       text.textContent = LABELS[state] ?? state;
+      if (state === "running" || state === "stopping") ticker = setInterval(beat, 1000);
     }
     stopButton.disabled = state !== "running";
     runButton.setAttribute("aria-busy", String(state === "running" || state === "stopping"));
