@@ -143,3 +143,24 @@ def test_report_is_written_as_json_and_markdown(tmp_path):
     assert back["schema"] == results.SCHEMA
     assert {c["id"] for c in back["columns"]} == {"tapegrad", "torch", "numpy", "micrograd"}
     assert md_path.read_text() == results.render_markdown(back)
+
+
+def test_native_rounds_give_each_cell_the_median_of_its_rounds():
+    from peerbench.main import median_of_rounds
+
+    def run(w1, w2, check=1.0):
+        return {"peer": "tapegrad", "status": "ok", "results": [
+            {"case": "W1", "unit": "µs/op", "value": w1, "reps": 10, "check": check},
+            {"case": "W2", "unit": "ms/step", "value": w2, "reps": 5, "check": check}]}
+    merged = median_of_rounds([run(5.0, 0.9), run(9.0, 0.3, check=2.0), run(6.0, 0.4)])
+    by_case = {r["case"]: r for r in merged["results"]}
+    assert by_case["W1"]["value"] == 6.0 and by_case["W1"]["rounds"] == [5.0, 9.0, 6.0]
+    assert by_case["W2"]["value"] == 0.4
+    assert by_case["W1"]["check"] == 1.0                  # the rest from the first round
+    missing = {"peer": "jax", "status": "missing", "reason": "not installed", "results": []}
+    assert median_of_rounds([missing]) is missing
+    rows = results.rows_of("tapegrad", merged)
+    assert rows[0]["rounds"] == [5.0, 9.0, 6.0]
+    report = make_report()
+    report["policy"]["native_rounds"] = 3
+    assert "each native cell the median of 3 rounds" in results.render_markdown(report)

@@ -1,16 +1,20 @@
 """The bench command (build/bench.sh installs the environments, then runs this with .venv's python).
 
     python -m peerbench.main [--only W1,W3] [--peers tapegrad,torch] [--no-browser | --browser-only]
-                             [--max-seconds 1.0] [--out bench-results]
+                             [--max-seconds 1.0] [--rounds 3] [--out bench-results]
 
-Native columns run one subprocess per peer; browser columns run in headless Chromium (browser.py).
+Native columns run one subprocess per peer, in --rounds rounds (the columns one after another, in
+alternating order; each cell is the median of its rounds, so that a moment of load on a shared
+machine moves one round, not the cell); browser columns run in headless Chromium (browser.py).
 Prints the Markdown tables and writes OUT/latest.json and OUT/latest.md.
 """
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -32,24 +36,48 @@ def parse_args(argv=None):
     ap.add_argument("--max-seconds", type=float, default=Policy.max_seconds,
                     help="cap of timed calls per cell, in seconds (default %(default)s)")
     ap.add_argument("--max-reps", type=int, default=Policy.max_reps)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the native columns (default %(default)s)")
     ap.add_argument("--boot-runs", type=int, default=5, help="fresh browser profiles for first-gradient times")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results", help="folder for latest.json/.md")
     return ap.parse_args(argv)
 
 
-def run_native(selected_cases, cols, policy, report_cols, rows) -> None:
+def run_native(selected_cases, cols, policy, report_cols, rows, rounds: int = 1) -> None:
     ids = [c.id for c in selected_cases if c.group in cases.NATIVE_GROUPS]
     if not ids or not cols:
         return
     status = json.loads(INSTALL_STATUS.read_text()) if INSTALL_STATUS.exists() else {}
+    runs: dict[str, list[dict]] = {col.id: [] for col in cols}
+    for r in range(rounds):
+        for col in (cols if r % 2 == 0 else cols[::-1]):
+            t0 = time.perf_counter()
+            native.log(f"native {col.id}: {len(ids)} case(s), round {r + 1}/{rounds}")
+            info = native.run_column(col, ids, policy.as_dict(), status)
+            native.log(f"native {col.id}: {info['status']} in {time.perf_counter() - t0:.0f} s"
+                       + (f" ({info.get('reason')})" if info["status"] != "ok" else ""))
+            runs[col.id].append(info)
+            if info["status"] in ("missing", "failed"):
+                break      # a peer that is not there is not tried again (its later rounds skipped)
     for col in cols:
-        t0 = time.perf_counter()
-        native.log(f"native {col.id}: {len(ids)} case(s)")
-        info = native.run_column(col, ids, policy.as_dict(), status)
-        native.log(f"native {col.id}: {info['status']} in {time.perf_counter() - t0:.0f} s"
-                   + (f" ({info.get('reason')})" if info["status"] != "ok" else ""))
+        info = median_of_rounds(runs[col.id])
         report_cols.append(results.column(col.id, col.label, "native", info))
         rows += results.rows_of(col.id, info)
+
+
+def median_of_rounds(infos: list[dict]) -> dict:
+    """One column's rounds as one run: each case's value the median of its rounds' values (kept
+    in "rounds"); the rest (checks, repetition counts) from the first round that measured it."""
+    ok = [i for i in infos if i.get("status") not in ("missing", "failed")]
+    if not ok:
+        return infos[0]
+    merged = copy.deepcopy(ok[0])
+    for row in merged.get("results", []):
+        values = [r["value"] for i in ok for r in i.get("results", [])
+                  if r.get("case") == row.get("case") and r.get("value") is not None]
+        if values:
+            row["value"] = statistics.median(values)
+            row["rounds"] = values
+    return merged
 
 
 def run_browser(selected_cases, cols, policy, args, report_cols, rows) -> None:
@@ -72,18 +100,22 @@ def main(argv=None) -> int:
         print(f"bench: {e}", file=sys.stderr)
         return 2
     policy = Policy(max_seconds=args.max_seconds, max_reps=args.max_reps)
+    if args.rounds < 1:
+        print("bench: --rounds must be 1 or more", file=sys.stderr)
+        return 2
     info = machine.describe()
     report_cols: list[dict] = []
     rows: list[dict] = []
     t0 = time.perf_counter()
-    run_native(selected, native_cols, policy, report_cols, rows)
+    run_native(selected, native_cols, policy, report_cols, rows, rounds=args.rounds)
     run_browser(selected, browser_cols, policy, args, report_cols, rows)
     info["loadavg_end"] = machine.loadavg()
     info["duration_s"] = round(time.perf_counter() - t0)
     command = "npm run bench" + (" -- " + shlex.join(sys.argv[1:]) if len(sys.argv) > 1 else "")
     asked = {"native": [c.id for c in selected if c.group in cases.NATIVE_GROUPS] if native_cols else [],
              "chromium": [c.id for c in selected if c.group in cases.BROWSER_GROUPS] if browser_cols else []}
-    report = results.make_report(info, policy.as_dict(), report_cols, rows, command, asked)
+    report = results.make_report(info, {**policy.as_dict(), "native_rounds": args.rounds}, report_cols, rows,
+                                 command, asked)
     json_path, md_path = results.write(report, args.out)
     print(results.render_markdown(report))
     native.log(f"done in {info['duration_s']} s; wrote {json_path.relative_to(ROOT) if json_path.is_relative_to(ROOT) else json_path}"

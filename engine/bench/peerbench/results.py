@@ -32,7 +32,7 @@ def column(id: str, label: str, where: str, info: dict) -> dict:
 
 def rows_of(column_id: str, info: dict) -> list[dict]:
     """The per-case rows of one peer run, tagged with the column."""
-    keep = ("case", "unit", "value", "median_s", "min_s", "reps", "warmup", "check", "na", "error")
+    keep = ("case", "unit", "value", "rounds", "median_s", "min_s", "reps", "warmup", "check", "na", "error")
     return [{"column": column_id, **{k: r[k] for k in keep if k in r}} for r in info.get("results", [])]
 
 
@@ -145,7 +145,10 @@ def render_markdown(report: dict) -> str:
              f"{m.get('memory_gib', '?')} GiB; load average {m.get('loadavg_start', '?')} at the start, "
              f"{m.get('loadavg_end', '?')} at the end. Medians of timed repetitions after "
              f"{p.get('warmup')} warm-up calls: {p.get('min_reps')}–{p.get('max_reps')} repetitions, "
-             f"stopping after {p.get('max_seconds')} s of timed calls (counts per cell in the JSON). "
+             f"stopping after {p.get('max_seconds')} s of timed calls (counts per cell in the JSON)"
+             + (f"; each native cell the median of {p['native_rounds']} rounds, the columns run one after "
+                f"another in alternating order (each round's value in the JSON). " if p.get("native_rounds", 1) > 1
+                else ". ") +
              f"Every peer one thread. ↑ = higher is better; ratio > 1 = tapegrad slower."]
     for where, title in ENVIRONMENTS.items():
         table = render_table(report, where)
