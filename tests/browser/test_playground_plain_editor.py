@@ -122,3 +122,19 @@ def test_the_embedded_page_gets_codemirror_without_booting_python(page):
     pg.wait_for_selector(CM)
     assert pg.evaluate("document.body.dataset.state") == "idle"
     assert pg.locator(AREA).count() == 0
+
+
+def test_an_example_picked_in_the_plain_editor_can_be_undone(page):
+    held, setup = hold_editor_chunk()
+    pg = page("", on_context=setup)
+    area = pg.locator(AREA)
+    area.click()
+    area.press("Control+a")
+    pg.keyboard.insert_text("print('before the example')\n")
+    pg.locator("[data-testid=examples] summary").click()
+    second = json.loads((ROOT / "web" / "examples" / "manifest.json").read_text())["examples"][1]
+    pg.locator(f"[data-example={second['id']}]").click()
+    assert area.input_value() == (ROOT / "web" / "examples" / second["file"]).read_text()
+    assert area.evaluate("a => a === document.activeElement")
+    pg.keyboard.press("Control+z")
+    assert area.input_value() == "print('before the example')\n"

@@ -79,10 +79,10 @@ function replaceCode(code) {
 
 function pickExample(ex) {
   example = ex;
+  editor.focus();            // first: the plain editor's replacement is undoable only when focused
   replaceCode(ex.code);
   save();
   output.note(`Loaded the example “${ex.title}” (Ctrl+Z brings your previous code back).`);
-  editor.focus();
 }
 
 async function run() {
