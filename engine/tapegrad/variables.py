@@ -11,19 +11,46 @@ through them (as in TensorFlow).
 ('x0:0', 4.0)
 """
 import itertools
+import sys
+import sysconfig
 
 from .backend import xp as np  # the array seam (see backend.py)
 
 from . import checks, dtypes
 from .recording import user_line
 from .tensor import (
-    Tensor, TensorShape, VariableBase, _next_id, _numpy_text, _Reference, convert_to_tensor, leaving,
-    wrap,
+    EagerTensor, Tensor, TensorShape, VariableBase, _next_id, _numpy_text, _Reference,
+    convert_to_tensor, leaving, wrap,
 )
 from .thread_state import ThreadList, state
 from .variable_updates import SparseUpdates
 
 _next_uid = itertools.count(1).__next__
+
+# An update's result may be written into the delta's own array when the delta is a tensor made
+# for the call alone, as ``v.assign_sub(lr * g)`` passes it: nobody else can see that array. It is
+# told by reference counts, which CPython 3.11-3.13 keep exactly (later versions and free-threaded
+# builds may borrow references without counting them, so not there).
+_REUSE = (sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+          and not sysconfig.get_config_var("Py_GIL_DISABLED") and np.__name__ == "numpy")
+_getrefcount = sys.getrefcount
+_ndarray = np.ndarray if _REUSE else None
+
+
+def _update(ufunc, value, d, delta):
+    """``ufunc(value, d)`` (``ufunc`` None: a copy of ``d``), the new value of a variable, where
+    ``d`` is ``delta``'s array as ``_new_value`` gave it. When ``delta`` is a temporary tensor that
+    owns ``d``, the result goes into ``d`` itself (or is ``d``): the same bits without a new array.
+    Called as ``_update(f, v, self._new_value(delta), delta)``, a temporary ``delta`` and its ``d``
+    have three references each here: the caller's (``d``'s: the tensor's), this call's and
+    ``getrefcount``'s; a fourth means someone else can still see them."""
+    if (_REUSE and type(delta) is EagerTensor and type(d) is _ndarray and _getrefcount(delta) == 3
+            and _getrefcount(d) == 3 and d.flags.owndata and d.flags.writeable
+            and (ufunc is None or d.shape == value.shape)):
+        return d if ufunc is None else ufunc(value, d, out=d)
+    return np.array(d, copy=True) if ufunc is None else ufunc(value, d)
+
+
 name_scope_stack = ThreadList("name_scopes")  # prefixes such as "dense/", per thread
 
 
@@ -192,19 +219,20 @@ class Variable(VariableBase, SparseUpdates):
         """Replaces the value; returns the variable (None when ``read_value=False``)."""
         if state.active:
             self._note_assign(value, "assign")
-        self._value = np.array(self._new_value(value, "assign"), copy=True)
+        self._value = _update(None, self._value, self._new_value(value, "assign"), value)
         return self._unread() if read_value else None
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         if state.active:
             self._note_assign(delta, "assign_add")
-        self._value = self._value + self._new_value(delta, "assign_add")
+        self._value = _update(np.add, self._value, self._new_value(delta, "assign_add"), delta)
         return self._unread() if read_value else None
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
         if state.active:
             self._note_assign(delta, "assign_sub")
-        self._value = self._value - self._new_value(delta, "assign_sub")
+        self._value = _update(np.subtract, self._value, self._new_value(delta, "assign_sub"),
+                              delta)
         return self._unread() if read_value else None
 
     def load(self, value, session=None):
