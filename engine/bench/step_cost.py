@@ -1,6 +1,7 @@
-"""Per-step cost of the small steps W2, W3-b64, W6-hvp and W5-tanh (issue 18), natively.
+"""Per-step cost of the small steps W2, W3-b64 (and -b256), W6-hvp and W5-tanh (issue 18), natively.
 
-    python engine/bench/step_cost.py [--case W2|W3-b64|W6-hvp|W5-tanh] [--steps 200] [--repeat 7]
+    python engine/bench/step_cost.py [--case W2|W3-b64|W3-b256|W6-hvp|W5-tanh] [--steps 200] \
+        [--repeat 7]
     valgrind --tool=callgrind --instr-atstart=no python engine/bench/step_cost.py --case W2 \
         --steps N --repeat 0 --callgrind-on
 
@@ -29,6 +30,7 @@ from peerbench.cases import (MLP_W2, MLP_W3, W5_ELEMENTS, W6_HVP_PARAMS,  # noqa
                              W6_HVP_ROWS)
 
 CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=64),
+         "W3-b256": dict(sizes=MLP_W3, batch=256),
          "W6-hvp": dict(params=W6_HVP_PARAMS, rows=W6_HVP_ROWS),
          "W5-tanh": dict(size=W5_ELEMENTS)}
 
