@@ -35,19 +35,22 @@ _REUSE = (sys.implementation.name == "cpython" and sys.version_info < (3, 14)
           and not sysconfig.get_config_var("Py_GIL_DISABLED") and np.__name__ == "numpy")
 _getrefcount = sys.getrefcount
 _ndarray = np.ndarray if _REUSE else None
+_REUSE_BYTES = 1 << 16   # (64 KiB: beyond what a fresh allocation costs next to the checks)
 
 
 def _update(ufunc, value, d, delta):
     """``ufunc(value, d)`` (``ufunc`` None: a copy of ``d``), the new value of a variable, where
     ``d`` is ``delta``'s array as ``_new_value`` gave it. When ``delta`` is a temporary tensor that
-    owns ``d``, the result goes into ``d`` itself (or is ``d``): the same bits without a new array.
-    Called as ``_update(f, v, self._new_value(delta), delta)``, a temporary ``delta`` and its ``d``
-    have three references each here: the caller's (``d``'s: the tensor's), this call's and
-    ``getrefcount``'s; a fourth means someone else can still see them."""
-    if (_REUSE and type(delta) is EagerTensor and type(d) is _ndarray and _getrefcount(delta) == 3
-            and _getrefcount(d) == 3 and d.flags.owndata and d.flags.writeable
-            and (ufunc is None or d.shape == value.shape)):
-        return d if ufunc is None else ufunc(value, d, out=d)
+    owns a large ``d``, the result goes into ``d`` itself (or is ``d``): the same bits without a
+    new array. Called as ``_update(f, v, self._new_value(delta), delta)``, a temporary ``delta``
+    and its ``d`` have three references each here: the caller's (``d``'s: the tensor's), this
+    call's and ``getrefcount``'s; a fourth means someone else can still see them. (Small arrays
+    take the plain path: a new one costs less than the checks.)"""
+    if (_REUSE and type(d) is _ndarray and d.nbytes >= _REUSE_BYTES and type(delta) is EagerTensor
+            and _getrefcount(delta) == 3 and _getrefcount(d) == 3):
+        flags = d.flags
+        if flags.owndata and flags.writeable and (ufunc is None or d.shape == value.shape):
+            return d if ufunc is None else ufunc(value, d, d)
     return np.array(d, copy=True) if ufunc is None else ufunc(value, d)
 
 

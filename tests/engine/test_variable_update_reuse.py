@@ -11,6 +11,12 @@ from tapegrad import variables
 needs_reuse = pytest.mark.skipif(not variables._REUSE, reason="no exact reference counts here")
 
 
+@pytest.fixture(autouse=True)
+def any_size(monkeypatch):
+    """Small arrays here: the reuse is tried from 0 bytes on (not only for large arrays)."""
+    monkeypatch.setattr(variables, "_REUSE_BYTES", 0)
+
+
 def _temporary(g, made):
     """``0.5 * g`` as a fresh tensor, remembering its array weakly (no reference kept)."""
     t = 0.5 * g
@@ -62,6 +68,19 @@ def test_a_delta_a_tape_recorded_is_left_alone():
         z = tf.reduce_sum(y * 1.0)
     assert tape.gradient(z, w).numpy().tolist() == [3.0] * 5
     assert y.numpy().tolist() == [3.0] * 5 and v.numpy().tolist() == [-3.0] * 5
+
+
+def test_only_large_arrays_by_default(monkeypatch):
+    monkeypatch.undo()
+    g = tf.constant(np.ones(8, np.float32))
+    v = tf.Variable(np.zeros(8, np.float32))
+    made = []
+    v.assign_sub(_temporary(g, made))
+    assert made[0]() is None                # small: a new array, the temporary's freed
+    big = tf.constant(np.ones(1 << 15, np.float32))
+    w = tf.Variable(np.zeros(1 << 15, np.float32))
+    w.assign_sub(_temporary(big, made))
+    assert w._value is made[1]() or not variables._REUSE
 
 
 def test_training_loop_values_match_new_arrays(monkeypatch):
