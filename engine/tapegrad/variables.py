@@ -38,20 +38,17 @@ _ndarray = np.ndarray if _REUSE else None
 _REUSE_BYTES = 1 << 16   # (64 KiB: beyond what a fresh allocation costs next to the checks)
 
 
-def _update(ufunc, value, d, delta):
-    """``ufunc(value, d)`` (``ufunc`` None: a copy of ``d``), the new value of a variable, where
-    ``d`` is ``delta``'s array as ``_new_value`` gave it. When ``delta`` is a temporary tensor that
-    owns a large ``d``, the result goes into ``d`` itself (or is ``d``): the same bits without a
-    new array. Called as ``_update(f, v, self._new_value(delta), delta)``, a temporary ``delta``
-    and its ``d`` have three references each here: the caller's (``d``'s: the tensor's), this
-    call's and ``getrefcount``'s; a fourth means someone else can still see them. (Small arrays
-    take the plain path: a new one costs less than the checks.)"""
-    if (_REUSE and type(d) is _ndarray and d.nbytes >= _REUSE_BYTES and type(delta) is EagerTensor
-            and _getrefcount(delta) == 3 and _getrefcount(d) == 3):
+def _temporary(d, delta):
+    """Whether ``d``, ``delta``'s array as ``_new_value`` gave it, may take an update's result:
+    ``delta`` is a temporary tensor owning ``d``. Called by an update method holding both in
+    locals, as ``_temporary(d, delta)``: then a temporary ``delta`` has three references here (the
+    method's, this call's, ``getrefcount``'s) and ``d`` four (the tensor's besides); one more means
+    someone else can still see them. Only for arrays from 64 KiB on (the updates test the size
+    first): a fresh small array costs less than the checks."""
+    if type(delta) is EagerTensor and _getrefcount(delta) == 3 and _getrefcount(d) == 4:
         flags = d.flags
-        if flags.owndata and flags.writeable and (ufunc is None or d.shape == value.shape):
-            return d if ufunc is None else ufunc(value, d, d)
-    return np.array(d, copy=True) if ufunc is None else ufunc(value, d)
+        return flags.owndata and flags.writeable
+    return False
 
 
 name_scope_stack = ThreadList("name_scopes")  # prefixes such as "dense/", per thread
@@ -222,20 +219,27 @@ class Variable(VariableBase, SparseUpdates):
         """Replaces the value; returns the variable (None when ``read_value=False``)."""
         if state.active:
             self._note_assign(value, "assign")
-        self._value = _update(None, self._value, self._new_value(value, "assign"), value)
+        d = self._new_value(value, "assign")
+        self._value = d if type(d) is _ndarray and d.nbytes >= _REUSE_BYTES \
+            and _temporary(d, value) else np.array(d, copy=True)
         return self._unread() if read_value else None
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         if state.active:
             self._note_assign(delta, "assign_add")
-        self._value = _update(np.add, self._value, self._new_value(delta, "assign_add"), delta)
+        d = self._new_value(delta, "assign_add")
+        self._value = np.add(self._value, d, d) if type(d) is _ndarray and d.nbytes >= \
+            _REUSE_BYTES and d.shape == self._value.shape and _temporary(d, delta) \
+            else self._value + d
         return self._unread() if read_value else None
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
         if state.active:
             self._note_assign(delta, "assign_sub")
-        self._value = _update(np.subtract, self._value, self._new_value(delta, "assign_sub"),
-                              delta)
+        d = self._new_value(delta, "assign_sub")
+        self._value = np.subtract(self._value, d, d) if type(d) is _ndarray and d.nbytes >= \
+            _REUSE_BYTES and d.shape == self._value.shape and _temporary(d, delta) \
+            else self._value - d
         return self._unread() if read_value else None
 
     def load(self, value, session=None):

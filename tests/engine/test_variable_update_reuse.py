@@ -1,5 +1,5 @@
-"""Variable updates write into a temporary delta's own array (variables._update): the same values as
-a new array, and never into an array that anyone else can still see."""
+"""Variable updates write into a temporary delta's own array (variables._temporary): the same values
+as a new array, and never into an array that anyone else can still see."""
 import weakref
 
 import numpy as np
@@ -94,5 +94,5 @@ def test_training_loop_values_match_new_arrays(monkeypatch):
             w.assign_sub(0.1 * tape.gradient(loss, w))
         return w.numpy()
     reused = run()
-    monkeypatch.setattr(variables, "_REUSE", False)
+    monkeypatch.setattr(variables, "_ndarray", None)   # (off: never an ndarray)
     assert run().tobytes() == reused.tobytes()
