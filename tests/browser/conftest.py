@@ -206,10 +206,14 @@ class Playground:
         """Through the share-link fragment (the page loads it on hashchange and clears it)."""
         self.pg.evaluate("frag => { location.hash = frag; }", code_fragment(code))
         self.pg.wait_for_function("() => location.hash === ''")
-        # CodeMirror draws lines as elements: compare the text without its whitespace.
+        # The page autosaves the code it took (exact text); an embedded page saves nothing, so
+        # its editor's text is compared, without whitespace (CodeMirror draws lines as elements,
+        # and only those near its viewport: a long text on a small screen is not all there).
         self.pg.wait_for_function(
-            f"want => {EDITOR_TEXT_JS}.replace(/\\s+/g, '') === want",
-            arg="".join(code.split()))
+            f"""([want, squashed]) => {{
+                const saved = JSON.parse(localStorage.getItem('tapegrad.playground.page') || 'null');
+                return saved?.code === want || {EDITOR_TEXT_JS}.replace(/\\s+/g, '') === squashed;
+            }}""", arg=[code, "".join(code.split())], polling=100)
 
     def editor_text(self) -> str:
         """The editor's text: the page's textarea until CodeMirror takes over, then CodeMirror's."""
