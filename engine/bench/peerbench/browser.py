@@ -122,7 +122,8 @@ def _first_gradient_tapegrad(runs: int) -> dict:
         raise RuntimeError(f"bench_boot.py exit {proc.returncode}: {(proc.stderr or proc.stdout)[-300:]}")
     out = json.loads(last)
     return {"cold": out["chromium_cold_s"], "warm": out["chromium_warm_s"],
-            "ready-cold": out["ready_cold_s"], "ready-warm": out["ready_warm_s"]}
+            "ready-cold": out["ready_cold_s"], "ready-warm": out["ready_warm_s"],
+            "editor-cold": out["editor_cold_s"], "editor-warm": out["editor_warm_s"]}
 
 
 def _first_gradient_rows(times: dict, runs: int) -> list[dict]:

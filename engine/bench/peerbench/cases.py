@@ -99,6 +99,8 @@ FIRST_GRADIENT_CASES: list[Case] = [
     Case("TTFG-warm", "time to first gradient, warm (page opened again)", "s"),
     Case("TTFG-ready-cold", "playground Ready, cold (new browser profile)", "s"),
     Case("TTFG-ready-warm", "playground Ready, warm (page opened again)", "s"),
+    Case("TTFG-editor-cold", "playground editor takes typing, cold (new browser profile)", "s"),
+    Case("TTFG-editor-warm", "playground editor takes typing, warm (page opened again)", "s"),
 ]
 CASES += FIRST_GRADIENT_CASES
 
