@@ -33,6 +33,18 @@ def release(pg, held, timeout_s: float = 30) -> None:
     pg.wait_for_selector(CM)
 
 
+def typed_before_codemirror(page, code: str):
+    """A new page with the editor's chunk held back and `code` typed over the default example:
+    (page, the textarea)."""
+    held, setup = hold_editor_chunk()
+    pg = page("", on_context=setup)
+    area = pg.locator(AREA)
+    area.click()
+    area.press("Control+a")
+    pg.keyboard.insert_text(code)
+    return pg, area
+
+
 def test_the_default_example_is_in_the_page_itself(page, base_url):
     pg = page("")
     html = pg.evaluate("fetch('./').then((r) => r.text())")
@@ -88,12 +100,7 @@ def test_an_error_mark_made_in_the_plain_editor_shows_in_codemirror(page, as_pla
 
 
 def test_a_returning_visitor_sees_their_saved_code_not_the_default(page, as_playground):
-    held, setup = hold_editor_chunk()
-    pg = page("", on_context=setup)
-    area = pg.locator(AREA)
-    area.click()
-    area.press("Control+a")
-    pg.keyboard.insert_text("print('mine')\n")
+    pg, _ = typed_before_codemirror(page, "print('mine')\n")
     pg.wait_for_function("() => (localStorage.getItem('tapegrad.playground.page') || '').includes('mine')")
 
     again = pg.context.new_page()      # same browser profile, page opened again
@@ -125,12 +132,7 @@ def test_the_embedded_page_gets_codemirror_without_booting_python(page):
 
 
 def test_an_example_picked_in_the_plain_editor_can_be_undone(page):
-    held, setup = hold_editor_chunk()
-    pg = page("", on_context=setup)
-    area = pg.locator(AREA)
-    area.click()
-    area.press("Control+a")
-    pg.keyboard.insert_text("print('before the example')\n")
+    pg, area = typed_before_codemirror(page, "print('before the example')\n")
     pg.locator("[data-testid=examples] summary").click()
     second = json.loads((ROOT / "web" / "examples" / "manifest.json").read_text())["examples"][1]
     pg.locator(f"[data-example={second['id']}]").click()

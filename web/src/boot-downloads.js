@@ -79,11 +79,14 @@ export function sendDownloads(worker, indexURL, bootId, lookup) {
   const post = (message, transfer = []) => worker.postMessage({ type: "boot-download", ...message }, transfer);
   const cache = bootCache(bootId, { lookup });
   const forwarding = { ...cache, keep: (url, bytes, mime) => post({ part: "keep", url, bytes, mime }, [bytes]) };
-  const downloads = startBootDownloads(indexURL, forwarding);
+  // Each step's time becomes a performance mark of the page ("tapegrad:wasmCompiled", ...).
+  const marks = new Proxy({}, { set(_, step, at) {
+    performance.mark(`tapegrad:${step}`, { startTime: at });
+    return true;
+  } });
+  const downloads = startBootDownloads(indexURL, forwarding, marks);
   for (const part of PARTS) {
     downloads[part].then((value) => {
-      performance.mark(`tapegrad:${{ wasm: "wasmCompiled", snapshot: "snapshotFetched",
-                                     libraries: "librariesCompiled" }[part]}`);
       post({ part, value, hits: cache.hits.splice(0) }, part === "snapshot" ? [value.bytes] : []);
     }, (err) => post({ part, error: String(err?.message ?? err) }));
   }

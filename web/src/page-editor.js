@@ -13,7 +13,6 @@ export function createPageEditor(area, { code, label, onChange, onRun }) {
   let current = createPlainEditor(area, { code, onChange });
   let upgrading = null;
   return {
-    get kind() { return current.kind; },
     getCode: () => current.getCode(),
     setCode: (text) => current.setCode(text),
     highlightLine: (line) => current.highlightLine(line),

@@ -67,8 +67,6 @@ export function createPlainEditor(area, { code, readOnly = false, onChange }) {
   }
 
   return {
-    kind: "plain",
-    area,
     getCode: () => area.value,
     /** Replaces the whole text (undoable when the editor has the focus). */
     setCode(text) {

@@ -126,7 +126,7 @@ async function installAll(pyodide, pending, marks) {
  * its instantiation routed to `compiled` (pyodide.asm.wasm, compiled early: boot-downloads.js);
  * if that failed, Pyodide's own path runs. `lock` resolves to the parsed lock file.
  */
-function startEarly(indexURL, marks, compiled) {
+function startEarly(indexURL, marks, compiled) {  // marks: gets wasmInstantiated
   const url = indexURL + "pyodide.asm.wasm";
   const early = new Map();
   for (const name of ["pyodide-lock.json", "python_stdlib.zip"]) {
