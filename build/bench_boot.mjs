@@ -34,8 +34,9 @@ async function child(mode) {
   const modules = {};
   for (const lib of record.libs) modules[lib.name] = await WebAssembly.compile(fs.readFileSync(indexURL + lib.url));
   await import(pathToFileURL(indexURL + "pyodide.asm.js").href);
-  const pyodide = await withLinkedLibraries({ record, modules }, {}, () =>
-    loadPyodide({ indexURL, packages: [], _loadSnapshot: sparseSnapshot(fs.readFileSync(indexURL + "snapshot.bin")) }));
+  const snapshot = sparseSnapshot(fs.readFileSync(indexURL + "snapshot.bin"));
+  const pyodide = await withLinkedLibraries({ record, modules }, snapshot, {}, () =>
+    loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot }));
   const site = pyodide._api.sitepackages;
   for (const name of record.packages) {
     for (const [file, data] of files[name]) {

@@ -8,7 +8,8 @@
 // 0.27's snapshot holds the heap, but neither the file system nor the shared libraries (NumPy's
 // extension modules are WebAssembly instances of their own). OUT_FILE's sibling
 // snapshot-libs.json records what the page needs to link the libraries the imports opened back
-// in at the same places (web/src/snapshot-libs.js); the page still writes every package's files.
+// in at the same places (web/src/snapshot-libs.js), and the snapshot's full length; the page
+// still writes every package's files.
 //
 //   node build/make_snapshot.mjs PYODIDE_DIR OUT_FILE [--package NAME ...] [--file SRC=DEST ...] [module ...]
 //   (packages in install order: dependencies first; --file writes SRC into Pyodide's file system
@@ -104,6 +105,8 @@ for (const lib of record.libs) {
 }
 record.packages = packages;
 const snapshot = pyodide.makeMemorySnapshot();
+// The page sizes Pyodide's heap by it before the snapshot file has arrived (web/src/pyodide-boot.js).
+record.snapshotLength = snapshot.length;
 
 /** The heap as a page sees it when Pyodide restores a snapshot (the interpreter's static data,
  * before any of the snapshot is written): a second Pyodide is started on the snapshot and stopped

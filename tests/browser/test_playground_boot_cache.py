@@ -56,6 +56,16 @@ def test_a_second_visit_boots_from_the_cache(page, as_playground):
     assert "tapegrad:librariesLinked" in marks, marks          # booted from the snapshot
     boot_downloads = [u for u in requested if "/pyodide-0.27.7/" in u and u.endswith(BOOT_FILES)]
     assert boot_downloads == [], boot_downloads
+    # A visit that read them from the cache keeps the note (the next one looks there too).
+    noted = pg.evaluate(NOTE)
+    again.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0", polling=100)
+    assert again.evaluate(NOTE) == noted
+    third = pg.context.new_page()
+    third.goto(pg.url)
+    assert as_playground(third).run() == "ok"
+    boot_downloads = [u for u in requested if "/pyodide-0.27.7/" in u and u.endswith(BOOT_FILES)]
+    assert boot_downloads == [], boot_downloads
+    third.close()
     # "Clear my data" removes them too (the next visit downloads them again).
     again.locator("#clear-data").click()
     again.wait_for_timeout(500)

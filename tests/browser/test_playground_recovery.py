@@ -51,3 +51,28 @@ def test_a_snapshot_that_cannot_be_linked_falls_back_to_a_plain_start(page, as_p
     assert "tapegrad:librariesLinked" not in marks and "tapegrad:interpreter" in marks, marks
     assert play.run() == "ok", play.console_text()
     assert "slope = 24.0" in play.last_run_output()
+
+
+def test_python_is_set_up_while_the_snapshot_downloads(page, as_playground):
+    """Pyodide's module is instantiated and set up while the snapshot is still on its way (it
+    needs only the snapshot's length, from snapshot-libs.json), and the late snapshot is then
+    restored: the snapshot's response is held here until the worker has long had everything else."""
+    held = []
+    pg = page("?example=scalar-gradient",
+              on_context=lambda ctx: ctx.route("**/snapshot.bin", lambda route: held.append(route)))
+    play = as_playground(pg)
+    for _ in range(200):
+        if held:
+            break
+        pg.wait_for_timeout(25)
+    assert held, "the page asked for the snapshot"
+    pg.wait_for_timeout(4000)
+    assert pg.locator("body").get_attribute("data-state") != "ready"
+    held[0].continue_()
+    play.wait_ready()
+    marks = pg.evaluate("""Object.fromEntries(performance.getEntriesByType('mark')
+        .map((m) => [m.name.replace('tapegrad:', ''), m.startTime]))""")
+    assert "librariesLinked" in marks, marks                      # restored from the snapshot
+    assert marks["moduleReady"] < marks["snapshotFetched"] - 2000, marks
+    assert play.run() == "ok", play.console_text()
+    assert "slope = 24.0" in play.last_run_output()

@@ -41,6 +41,10 @@ const other = fresh.slice();
 other[3 * PAGE + 1] ^= 1;                                              // a kept page that differs
 try { restoreSparse(other, sparseSnapshot(bytes)); out.refused = false; } catch (e) { out.refused = e.message; }
 try { sparseSnapshot(new Uint8Array(64)); out.bad = false; } catch (e) { out.bad = e.message; }
+// The page's buffer, made before the file arrived from snapshot-libs.json's length.
+const into = new Uint8Array(full.length);
+out.into = sparseSnapshot(bytes, into) === into && sparseHeader(into).every((b, i) => b === full[i]);
+try { sparseSnapshot(bytes, new Uint8Array(full.length + PAGE)); out.otherBuild = false; } catch (e) { out.otherBuild = e.message; }
 console.log(JSON.stringify(out));
 """
 
@@ -63,3 +67,5 @@ def test_sparse_snapshot_round_trips_and_refuses_a_different_fresh_heap(tmp_path
     assert out["header"] == 144, out
     assert "differs from the build's" in out["refused"], out
     assert "bad magic number" in out["bad"], out
+    assert out["into"] is True, out
+    assert "files of two builds" in out["otherBuild"], out

@@ -10,7 +10,7 @@ import { bootCache } from "./boot-cache.js";
 
 export const WASM = "application/wasm";
 export const BYTES = "application/octet-stream";
-const PARTS = ["wasm", "snapshot", "libraries"];
+const PARTS = ["record", "wasm", "snapshot", "libraries"];
 
 /** "sha256-<base64>" for a hex digest, as fetch's integrity option wants it. */
 export function integrityOf(hex) {
@@ -26,9 +26,9 @@ function keepBytes(cache, url, response, type) {
 
 /**
  * Starts the downloads; `cache` is a boot cache (boot-cache.js) they are looked up in and kept
- * for. Returns {wasm: Promise<WebAssembly.Module>, snapshot: Promise<{bytes, cached}>,
- * libraries: Promise<{record, modules}>} (record: snapshot-libs.json; modules: {library path:
- * WebAssembly.Module}); `marks` gets the performance.now() time each was done.
+ * for. Returns {record: Promise<snapshot-libs.json>, wasm: Promise<WebAssembly.Module>,
+ * snapshot: Promise<{bytes, cached}>, libraries: Promise<{record, modules}>} (modules: {library
+ * path: WebAssembly.Module}); `marks` gets the performance.now() time each was done.
  */
 export function startBootDownloads(indexURL, cache, marks = {}) {
   const wasmURL = indexURL + "pyodide.asm.wasm";
@@ -45,19 +45,21 @@ export function startBootDownloads(indexURL, cache, marks = {}) {
     marks.snapshotFetched = performance.now();
     return { bytes, cached };
   });
-  const libraries = compileSnapshotLibraries(indexURL, cache).then((done) => {
+  const record = fetch(indexURL + "snapshot-libs.json").then((response) => {
+    if (!response.ok) throw new Error(`snapshot-libs.json: HTTP ${response.status}`);
+    return response.json();
+  });
+  const libraries = compileSnapshotLibraries(indexURL, cache, record).then((done) => {
     marks.librariesCompiled = performance.now();
     return done;
   });
-  const downloads = { wasm, snapshot, libraries };
+  const downloads = { record, wasm, snapshot, libraries };
   for (const part of PARTS) downloads[part].catch(() => {});   // each consumer handles its failure
   return downloads;
 }
 
-async function compileSnapshotLibraries(indexURL, cache) {
-  const response = await fetch(indexURL + "snapshot-libs.json");
-  if (!response.ok) throw new Error(`snapshot-libs.json: HTTP ${response.status}`);
-  const record = await response.json();
+async function compileSnapshotLibraries(indexURL, cache, recordPromise) {
+  const record = await recordPromise;
   const modules = {};
   await Promise.all(record.libs.map(async (lib) => {
     if (!lib.url || !lib.sha256) throw new Error(`snapshot-libs.json names no file for ${lib.name}`);

@@ -175,22 +175,27 @@ function startEarly(indexURL, marks, compiled) {  // marks: gets wasmInstantiate
 
 /**
  * Runs fn (the loadPyodide call) with Pyodide's restore of the heap followed by the linking of
- * `libraries` ({record, modules}); resolves to fn's result. Needs pyodide.asm.js loaded (it
- * defines _createPyodideModule, which loadPyodide calls and this wraps). Also used under Node
- * (build/bench_boot.mjs).
+ * `libraries` ({record, modules}); resolves to fn's result. `snapshot`: what the restore restores,
+ * a sparseSnapshot buffer (snapshot-file.js). Both may be promises: loadPyodide needs only the
+ * snapshot's length (fn passes it a buffer of that length as _loadSnapshot), so Pyodide's module
+ * is instantiated and set up while they arrive, and they are awaited just before the restore.
+ * Needs pyodide.asm.js loaded (it defines _createPyodideModule, which loadPyodide calls and this
+ * wraps). Also used under Node (build/bench_boot.mjs).
  */
-export async function withLinkedLibraries(libraries, marks, fn) {
+export async function withLinkedLibraries(libraries, snapshot, marks, fn) {
   const create = globalThis._createPyodideModule;
   globalThis._createPyodideModule = async (settings) => {
     const Module = await create(settings);
+    marks.moduleReady = performance.now();
+    const [linking, full] = await Promise.all([libraries, snapshot]);
     const restore = settings.API.restoreSnapshot;
-    settings.API.restoreSnapshot = (bytes) => {
+    settings.API.restoreSnapshot = () => {
       marks.restoreStarted = performance.now();
-      const header = sparseHeader(bytes);   // a sparseSnapshot: Pyodide reads the header only
-      const result = restore(header ?? bytes);
-      if (header) restoreSparse(Module.HEAP8, bytes);
+      const header = sparseHeader(full);   // a sparseSnapshot: Pyodide reads the header only
+      const result = restore(header ?? full);
+      if (header) restoreSparse(Module.HEAP8, full);
       marks.heapRestored = performance.now();
-      restoreLibraries(Module, libraries.record, libraries.modules);
+      restoreLibraries(Module, linking.record, linking.modules);
       marks.librariesLinked = performance.now();
       return result;
     };
@@ -304,8 +309,9 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
  * the `later` packages (networkx, for programs that import it) and, after
  * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
- * an import that needs them writes them first); it resolves to {stored}, the number of boot files
- * it kept in Cache Storage for the next visit. `onStep(text)` is told what is happening.
+ * an import that needs them writes them first); it resolves to {stored, kept}: the number of boot
+ * files it put in Cache Storage for the next visit, and whether this build's boot files are there
+ * (stored now, or read from there by this boot). `onStep(text)` is told what is happening.
  * `bootCacheLookup` false: the page knows of no kept files (boot-cache.js), so none are looked for.
  *
  * The boot downloads only what the restore needs (the interpreter, the snapshot, the libraries it
@@ -326,10 +332,17 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   const lock = early.lock;
   lock.catch(() => {});
   const snapshotURL = indexURL + "snapshot.bin";
-  const snapshot = downloads.snapshot.then(({ bytes, cached }) => {
-    if (!cached) cache.keep(snapshotURL, bytes, BYTES);
-    return sparseSnapshot(bytes);
+  // Pyodide sizes its heap by the snapshot's length (snapshot-libs.json has it) and is started
+  // while the file arrives: the file fills this buffer, read just before the restore.
+  const heap = downloads.record.then((record) => {
+    if (!Number.isInteger(record.snapshotLength)) throw new Error("snapshot-libs.json gives no snapshotLength");
+    return new Uint8Array(record.snapshotLength);
   });
+  const snapshot = Promise.all([heap, downloads.snapshot]).then(([into, { bytes, cached }]) => {
+    if (!cached) cache.keep(snapshotURL, bytes, BYTES);
+    return sparseSnapshot(bytes, into);
+  });
+  heap.catch(() => {});
   snapshot.catch(() => {});
   const libraries = downloads.libraries;   // if it fails, the snapshot is not used (below)
   const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
@@ -357,12 +370,12 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   }
   let inSnapshot = new Set();
   try {
-    const linking = await libraries;
-    await snapshot;
-    onStep("Starting Python with NumPy and tapegrad loaded");
-    pyodide = await early.during(() => withLinkedLibraries(linking, marks,
-      () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot })));
-    inSnapshot = new Set(linking.record.packages);
+    const record = await downloads.record;
+    const into = await heap;
+    snapshot.then(() => onStep("Starting Python with NumPy and tapegrad loaded"), () => {});
+    pyodide = await early.during(() => withLinkedLibraries(libraries, snapshot, marks,
+      () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: into })));
+    inSnapshot = new Set(record.packages);
   } catch (err) {
     console.warn("tapegrad boot: snapshot not used:", err);
     if (cache.hits.length) await cache.forget();   // the next visit downloads them again
@@ -414,7 +427,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
       const stored = await cache.store();
       await filesLater.writeAll();
       marks.filesWritten = performance.now();
-      return { stored };
+      return { stored, kept: stored + cache.hits.length > 0 };
     }
     let pendingLater = [];
     try {
@@ -426,7 +439,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     const missing = later.filter((p) => !(p in pyodide.loadedPackages));
     if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
     refreshFinder(pyodide);
-    return { stored: 0 };
+    return { stored: 0, kept: false };
   }
   return { pyodide, snapshotUsed, fastInstall, marks, installLater, cacheHits: cache.hits };
 }

@@ -117,10 +117,15 @@ const SPARSE = new WeakMap();
 
 /** The sparse file's bytes -> a buffer of the snapshot's full length that holds only Pyodide's
  * header (what loadPyodide reads before the restore: the length, the header); the heap's pages
- * are written by restoreSparse(HEAP8, buffer) in place of Pyodide's restore of the heap. */
-export function sparseSnapshot(bytes) {
+ * are written by restoreSparse(HEAP8, buffer) in place of Pyodide's restore of the heap.
+ * `into`: that buffer, made before the file arrived (all zeros, its length the snapshot's). */
+export function sparseSnapshot(bytes, into = null) {
   const parsed = parse(bytes);
-  const full = new Uint8Array(parsed.fullLength);
+  if (into && into.length !== parsed.fullLength) {
+    throw new Error(`snapshot.bin holds a ${parsed.fullLength}-byte snapshot, not the ${into.length} bytes ` +
+                    "snapshot-libs.json says (files of two builds)");
+  }
+  const full = into ?? new Uint8Array(parsed.fullLength);
   for (const [offset, len, from] of parsed.segments) {
     if (offset >= parsed.headerLength) break;
     const n = Math.min(len, parsed.headerLength - offset);

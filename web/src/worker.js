@@ -47,7 +47,7 @@ function startFilesLater() {
     // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
     // for it before opening the page again).
     filesLater = installLater()
-      .then(({ stored }) => postMessage({ type: "boot-kept", bootId: stored ? __BOOT_ID__ : null }),
+      .then(({ kept }) => postMessage({ type: "boot-kept", bootId: kept ? __BOOT_ID__ : null }),
             (err) => console.warn("tapegrad: writing the packages' files failed:", err))
       .then(() => postMarks({ settled: performance.now() }));
   }
