@@ -18,6 +18,7 @@ CACHED = """async () => {
 
 
 NOTE = "() => localStorage.getItem('tapegrad.boot-cache')"
+PAGE_FETCHED_ASM_JS = "() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('/pyodide.asm.js'))"
 
 
 def wait_for_cache(pg, count=5, timeout_s=60.0):
@@ -38,6 +39,8 @@ def test_a_second_visit_boots_from_the_cache(page, as_playground):
     play = as_playground(pg)
     assert pg.evaluate(NOTE) is None, "a first visit: nothing noted, nothing looked up"
     assert play.run() == "ok", play.console_text()
+    # A first visit's page downloads Pyodide's JavaScript into the HTTP cache for its worker.
+    assert pg.evaluate(PAGE_FETCHED_ASM_JS), "the page did not fetch pyodide.asm.js"
     cached = wait_for_cache(pg)            # stored after the first run
     (files,) = cached.values()
     assert sorted(files) == sorted(["pyodide.asm.wasm", "snapshot.bin",
@@ -54,6 +57,7 @@ def test_a_second_visit_boots_from_the_cache(page, as_playground):
     assert "slope = 24.0" in second.last_run_output()
     marks = again.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
     assert "tapegrad:librariesLinked" in marks, marks          # booted from the snapshot
+    assert not again.evaluate(PAGE_FETCHED_ASM_JS), "a later visit has it in the HTTP cache"
     boot_downloads = [u for u in requested if "/pyodide-0.27.7/" in u and u.endswith(BOOT_FILES)]
     assert boot_downloads == [], boot_downloads
     # A visit that read them from the cache keeps the note (the next one looks there too).

@@ -87,6 +87,13 @@ export function sendDownloads(worker, indexURL, bootId, lookup) {
     return true;
   } });
   const downloads = startBootDownloads(indexURL, forwarding, marks);
+  // A first visit: Pyodide's JavaScript, which the worker loads with importScripts as soon as it
+  // runs, downloads now into the HTTP cache (the worker starts 0.1-0.3 s later).
+  if (!lookup) {
+    for (const name of ["pyodide.js", "pyodide.asm.js"]) {
+      fetch(indexURL + name).then((r) => r.arrayBuffer()).catch(() => {});
+    }
+  }
   for (const part of PARTS) {
     downloads[part].then((value) => {
       post({ part, value, hits: cache.hits.splice(0) }, part === "snapshot" ? [value.bytes] : []);
