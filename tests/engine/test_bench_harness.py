@@ -145,8 +145,8 @@ def test_report_is_written_as_json_and_markdown(tmp_path):
     assert md_path.read_text() == results.render_markdown(back)
 
 
-def test_native_rounds_give_each_cell_the_median_of_its_rounds():
-    from peerbench.main import median_of_rounds
+def test_rounds_give_each_cell_the_median_of_its_rounds():
+    from peerbench.results import median_of_rounds
 
     def run(w1, w2, check=1.0):
         return {"peer": "tapegrad", "status": "ok", "results": [
@@ -162,5 +162,5 @@ def test_native_rounds_give_each_cell_the_median_of_its_rounds():
     rows = results.rows_of("tapegrad", merged)
     assert rows[0]["rounds"] == [5.0, 9.0, 6.0]
     report = make_report()
-    report["policy"]["native_rounds"] = 3
-    assert "each native cell the median of 3 rounds" in results.render_markdown(report)
+    report["policy"]["rounds"] = 3
+    assert "each cell the median of 3 rounds, native and browser" in results.render_markdown(report)

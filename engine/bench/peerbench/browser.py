@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urlparse
 
 from . import site
 from .cases import BY_ID
+from .results import median_of_rounds
 from .settle import wait_until_browser_idle
 from .native import log
 
@@ -132,30 +133,37 @@ def _first_gradient_rows(times: dict, runs: int) -> list[dict]:
             for kind, t in times.items()]
 
 
-def run(cols, case_ids, policy, boot_runs: int = 3):
-    """Yields (column, info) for each browser column, info as run_peer.run returns it."""
+def run(cols, case_ids, policy, boot_runs: int = 3, rounds: int = 1):
+    """Yields (column, info) for each browser column, info as run_peer.run returns it. The measured
+    cases run in `rounds` rounds (the columns in alternating order; each cell the median of its
+    rounds: results.median_of_rounds), then each column's times to a first gradient."""
     measured = [c for c in case_ids if not c.startswith("TTFG")]
     want_boot = any(c.startswith("TTFG") for c in case_ids) and boot_runs > 0
     folder = site.assemble(measured, with_tfjs=any(c.peer == "tfjs" for c in cols))
     from playwright.sync_api import sync_playwright
     with Server(folder) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        outside: dict[str, list[str]] = {col.id: [] for col in cols}  # requests that left 127.0.0.1
+        runs: dict[str, list[dict]] = {col.id: [] for col in cols}
+        for r in range(rounds if measured else 0):
+            for col in (cols if r % 2 == 0 else cols[::-1]):
+                if runs[col.id] and runs[col.id][-1].get("status") != "ok":
+                    continue       # a column that failed is not tried again
+                log(f"chromium {col.id}: {len(measured)} case(s), round {r + 1}/{rounds}")
+                runs[col.id].append(_measure(browser, server.url, col, measured, policy, outside[col.id]))
         for col in cols:
-            outside: list[str] = []  # requests that left 127.0.0.1, for this column only
-            log(f"chromium {col.id}: {len(measured)} case(s)")
-            info = _measure(browser, server.url, col, measured, policy, outside) if measured else \
-                {"status": "ok", "results": []}
+            info = median_of_rounds(runs[col.id]) if measured else {"status": "ok", "results": []}
             if want_boot and col.id in ("pyodide-tapegrad", "tfjs-wasm") and info.get("status") == "ok":
                 log(f"chromium {col.id}: time to first gradient, {boot_runs} cold + warm runs")
                 try:
-                    times = _first_gradient_tfjs(p, server.url, boot_runs, outside) if col.peer == "tfjs" \
+                    times = _first_gradient_tfjs(p, server.url, boot_runs, outside[col.id]) if col.peer == "tfjs" \
                         else _first_gradient_tapegrad(boot_runs)
                     info["results"] += _first_gradient_rows(times, boot_runs)
                 except Exception as e:
                     info["results"] += [{"case": c, "unit": "s", "error": str(e)} for c in ("TTFG-cold", "TTFG-warm")]
-            if outside:
+            if outside[col.id]:
                 info["status"] = "failed"
-                info["reason"] = f"requests left 127.0.0.1: {sorted(set(outside))[:3]}"
+                info["reason"] = f"requests left 127.0.0.1: {sorted(set(outside[col.id]))[:3]}"
             log(f"chromium {col.id}: {info.get('status')}" + (f" ({info.get('reason')})" if info.get("status") != "ok" else ""))
             yield col, info
         browser.close()

@@ -3,18 +3,17 @@
     python -m peerbench.main [--only W1,W3] [--peers tapegrad,torch] [--no-browser | --browser-only]
                              [--max-seconds 1.0] [--rounds 3] [--out bench-results]
 
-Native columns run one subprocess per peer, in --rounds rounds (the columns one after another, in
-alternating order; each cell is the median of its rounds, so that a moment of load on a shared
-machine moves one round, not the cell); browser columns run in headless Chromium (browser.py).
+Native columns run one subprocess per peer, browser columns in headless Chromium (browser.py), each
+in --rounds rounds (the columns one after another, in alternating order; each cell is the median of
+its rounds, so that a moment of load on a shared machine moves one round, not the cell). The times
+to a first gradient are medians of their own --boot-runs fresh profiles.
 Prints the Markdown tables and writes OUT/latest.json and OUT/latest.md.
 """
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import shlex
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -36,7 +35,8 @@ def parse_args(argv=None):
     ap.add_argument("--max-seconds", type=float, default=Policy.max_seconds,
                     help="cap of timed calls per cell, in seconds (default %(default)s)")
     ap.add_argument("--max-reps", type=int, default=Policy.max_reps)
-    ap.add_argument("--rounds", type=int, default=3, help="rounds of the native columns (default %(default)s)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds of the measured columns, native and browser (default %(default)s)")
     ap.add_argument("--boot-runs", type=int, default=5, help="fresh browser profiles for first-gradient times")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results", help="folder for latest.json/.md")
     return ap.parse_args(argv)
@@ -59,25 +59,9 @@ def run_native(selected_cases, cols, policy, report_cols, rows, rounds: int = 1)
             if info["status"] in ("missing", "failed"):
                 break      # a peer that is not there is not tried again (its later rounds skipped)
     for col in cols:
-        info = median_of_rounds(runs[col.id])
+        info = results.median_of_rounds(runs[col.id])
         report_cols.append(results.column(col.id, col.label, "native", info))
         rows += results.rows_of(col.id, info)
-
-
-def median_of_rounds(infos: list[dict]) -> dict:
-    """One column's rounds as one run: each case's value the median of its rounds' values (kept
-    in "rounds"); the rest (checks, repetition counts) from the first round that measured it."""
-    ok = [i for i in infos if i.get("status") not in ("missing", "failed")]
-    if not ok:
-        return infos[0]
-    merged = copy.deepcopy(ok[0])
-    for row in merged.get("results", []):
-        values = [r["value"] for i in ok for r in i.get("results", [])
-                  if r.get("case") == row.get("case") and r.get("value") is not None]
-        if values:
-            row["value"] = statistics.median(values)
-            row["rounds"] = values
-    return merged
 
 
 def run_browser(selected_cases, cols, policy, args, report_cols, rows) -> None:
@@ -85,7 +69,7 @@ def run_browser(selected_cases, cols, policy, args, report_cols, rows) -> None:
     if not ids or not cols:
         return
     from . import browser          # needs Playwright (in .venv), only for this part
-    for col, info in browser.run(cols, ids, policy, boot_runs=args.boot_runs):
+    for col, info in browser.run(cols, ids, policy, boot_runs=args.boot_runs, rounds=args.rounds):
         report_cols.append(results.column(col.id, col.label, "chromium", info))
         rows += results.rows_of(col.id, info)
 
@@ -114,7 +98,7 @@ def main(argv=None) -> int:
     command = "npm run bench" + (" -- " + shlex.join(sys.argv[1:]) if len(sys.argv) > 1 else "")
     asked = {"native": [c.id for c in selected if c.group in cases.NATIVE_GROUPS] if native_cols else [],
              "chromium": [c.id for c in selected if c.group in cases.BROWSER_GROUPS] if browser_cols else []}
-    report = results.make_report(info, {**policy.as_dict(), "native_rounds": args.rounds}, report_cols, rows,
+    report = results.make_report(info, {**policy.as_dict(), "rounds": args.rounds}, report_cols, rows,
                                  command, asked)
     json_path, md_path = results.write(report, args.out)
     print(results.render_markdown(report))

@@ -2,8 +2,10 @@
 Markdown rendering, a table per environment with a ratio column, and notes for what is missing."""
 from __future__ import annotations
 
+import copy
 import json
 import math
+import statistics
 from pathlib import Path
 
 from .cases import BY_ID, CASES
@@ -19,6 +21,22 @@ RATIO = {"native": ("tapegrad", "torch"), "chromium": ("pyodide-tapegrad", "tfjs
 # Check values are compared with this column's (hand-written derivatives), else the first one.
 CHECK_REFERENCE = {"native": "numpy", "chromium": "pyodide-numpy"}
 CHECK_TOLERANCE = 1e-3
+
+
+def median_of_rounds(infos: list[dict]) -> dict:
+    """One column's rounds as one run: each case's value the median of its rounds' values (kept
+    in "rounds"); the rest (checks, repetition counts) from the first round that measured it."""
+    ok = [i for i in infos if i.get("status") not in ("missing", "failed")]
+    if not ok:
+        return infos[0]
+    merged = copy.deepcopy(ok[0])
+    for row in merged.get("results", []):
+        values = [r["value"] for i in ok for r in i.get("results", [])
+                  if r.get("case") == row.get("case") and r.get("value") is not None]
+        if values:
+            row["value"] = statistics.median(values)
+            row["rounds"] = values
+    return merged
 
 
 def column(id: str, label: str, where: str, info: dict) -> dict:
@@ -141,14 +159,15 @@ def render_notes(report: dict) -> list[str]:
 
 def render_markdown(report: dict) -> str:
     m, p = report["machine"], report["policy"]
+    rounds = p.get("rounds", p.get("native_rounds", 1))   # "native_rounds": reports before browser rounds
     parts = [f"Measured {m.get('date', '?')} on {m.get('cpu', '?')}, nproc {m.get('nproc', '?')}, "
              f"{m.get('memory_gib', '?')} GiB; load average {m.get('loadavg_start', '?')} at the start, "
              f"{m.get('loadavg_end', '?')} at the end. Medians of timed repetitions after "
              f"{p.get('warmup')} warm-up calls: {p.get('min_reps')}–{p.get('max_reps')} repetitions, "
              f"stopping after {p.get('max_seconds')} s of timed calls (counts per cell in the JSON)"
-             + (f"; each native cell the median of {p['native_rounds']} rounds, the columns run one after "
-                f"another in alternating order (each round's value in the JSON). " if p.get("native_rounds", 1) > 1
-                else ". ") +
+             + (f"; each cell the median of {rounds} rounds, native and browser, the columns run one after "
+                f"another in alternating order (each round's value in the JSON; the first-gradient times are "
+                f"medians of their own fresh profiles). " if rounds > 1 else ". ") +
              f"Every peer one thread. ↑ = higher is better; ratio > 1 = tapegrad slower."]
     for where, title in ENVIRONMENTS.items():
         table = render_table(report, where)
