@@ -124,9 +124,10 @@ async function installAll(pyodide, pending, marks) {
  * standard library's zip (which Pyodide would request once its module exists). `during(fn)` runs fn
  * (the loadPyodide call) with Pyodide's own requests for these files answered by the early ones and
  * its instantiation routed to `compiled` (pyodide.asm.wasm, compiled early: boot-downloads.js);
- * if that failed, Pyodide's own path runs. `lock` resolves to the parsed lock file.
+ * if that failed, Pyodide's own path runs. `lock` resolves to the parsed lock file; `marks` gets
+ * wasmInstantiated.
  */
-function startEarly(indexURL, marks, compiled) {  // marks: gets wasmInstantiated
+function startEarly(indexURL, marks, compiled) {
   const url = indexURL + "pyodide.asm.wasm";
   const early = new Map();
   for (const name of ["pyodide-lock.json", "python_stdlib.zip"]) {
@@ -309,9 +310,8 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
  * the `later` packages (networkx, for programs that import it) and, after
  * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
- * an import that needs them writes them first); it resolves to {stored, kept}: the number of boot
- * files it put in Cache Storage for the next visit, and whether this build's boot files are there
- * (stored now, or read from there by this boot). `onStep(text)` is told what is happening.
+ * an import that needs them writes them first); it resolves to {kept}: whether this build's boot
+ * files are in Cache Storage for the next visit (stored now, or read from there by this boot). `onStep(text)` is told what is happening.
  * `bootCacheLookup` false: the page knows of no kept files (boot-cache.js), so none are looked for.
  *
  * The boot downloads only what the restore needs (the interpreter, the snapshot, the libraries it
@@ -427,7 +427,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
       const stored = await cache.store();
       await filesLater.writeAll();
       marks.filesWritten = performance.now();
-      return { stored, kept: stored + cache.hits.length > 0 };
+      return { kept: stored + cache.hits.length > 0 };
     }
     let pendingLater = [];
     try {
@@ -439,7 +439,7 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
     const missing = later.filter((p) => !(p in pyodide.loadedPackages));
     if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
     refreshFinder(pyodide);
-    return { stored: 0, kept: false };
+    return { kept: false };
   }
   return { pyodide, snapshotUsed, fastInstall, marks, installLater, cacheHits: cache.hits };
 }
