@@ -112,3 +112,23 @@
 #define MC F64_MC
 #define NC F64_NC
 #include "gemm_tmpl.h"
+
+/* Which vector paths this build of the kernels takes, for test logs and benchmarks: the compile
+ * target decides (native builds use -march=native; there is no run-time dispatch yet). */
+TG_EXPORT const char *tg_simd_path(void) {
+#if defined(__wasm_relaxed_simd__)
+  return "wasm simd128 + relaxed-simd fused multiply-add";
+#elif defined(__wasm__)
+  return "wasm simd128";
+#elif defined(TG_WIDE_GEMM) && defined(__AVX512F__)
+  return "x86-64: matmul 256-bit AVX2+FMA, elementwise 128-bit; compiled for a CPU with AVX-512F";
+#elif defined(TG_WIDE_GEMM)
+  return "x86-64: matmul 256-bit AVX2+FMA, elementwise 128-bit";
+#elif defined(__x86_64__)
+  return "x86-64: 128-bit SSE2";
+#elif defined(__aarch64__)
+  return "aarch64: 128-bit NEON";
+#else
+  return "128-bit generic vectors";
+#endif
+}

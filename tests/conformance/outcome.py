@@ -6,6 +6,12 @@ tapegrad (``tests/engine/test_conformance.py``). Both sides describe what came b
 lists, tuples and dicts keep their structure. ``compare`` lists every difference.
 
 A case may set its own tolerance with ``@tolerance(rtol=..., atol=...)``.
+
+Values are compared at the precision they were computed in. A float64 tensor or a Python float
+can carry float32 work (Keras's loss history, an image op that works in float32 and casts back):
+when the recorded value and ours are both exactly float32 numbers, they may differ by
+``FLOAT32_ULPS`` float32 ulps, since NumPy's SIMD paths (AVX2 or AVX-512, chosen by CPU) and
+TensorFlow's Eigen may round the last bit of a float32 sum or transcendental differently.
 """
 import contextlib
 import io
@@ -20,6 +26,11 @@ TOLERANCES = {
     "float32": (2e-5, 2e-6), "complex64": (2e-5, 2e-6),
     "float64": (1e-10, 1e-12), "complex128": (1e-10, 1e-12),
 }
+# Float64 results whose values are float32 numbers on both sides: how many float32 ulps apart they
+# may be (seen: 1 ulp between an AVX2 and an AVX-512 machine for the same NumPy).
+FLOAT32_ULPS = 4
+# Dtypes whose values may carry float32 work (see the module's docstring).
+_WIDE = {"float64"}
 
 
 def tolerance(rtol=None, atol=None):
@@ -167,8 +178,25 @@ def _compare(e, a, tol, path, out):
 
 
 def _tolerance(dtype, tol):
+    """(rtol, atol, float32_work): the third says float32 numbers may differ by float32 ulps."""
     rtol, atol = TOLERANCES.get(dtype, (0.0, 0.0))
-    return (rtol if tol[0] is None else tol[0], atol if tol[1] is None else tol[1])
+    return (rtol if tol[0] is None else tol[0], atol if tol[1] is None else tol[1],
+            dtype in _WIDE)
+
+
+def _is_float32_number(v):
+    return isinstance(v, float) and math.isfinite(v) and float(np.float32(v)) == v
+
+
+def close(e, a, tol):
+    """Whether the numbers ``e`` (recorded) and ``a`` (ours) agree under ``_tolerance``'s ``tol``."""
+    rtol, atol, float32_work = tol
+    if abs(e - a) <= atol + rtol * abs(e):
+        return True
+    if float32_work and _is_float32_number(e) and _is_float32_number(a):
+        ulps = abs(int(np.float32(e).view(np.int32)) - int(np.float32(a).view(np.int32)))
+        return (e > 0) == (a > 0) and ulps <= FLOAT32_ULPS
+    return False
 
 
 def _compare_values(e, a, tol, path, out):
@@ -185,8 +213,7 @@ def _compare_values(e, a, tol, path, out):
         return
     if isinstance(e, (int, float)) and isinstance(a, (int, float)) \
             and not isinstance(e, bool) and not isinstance(a, bool):
-        rtol, atol = tol
-        if not abs(e - a) <= atol + rtol * abs(e):
+        if not close(e, a, tol):
             out.append(f"{path}: {e!r} expected, got {a!r}")
         return
     if e != a:
