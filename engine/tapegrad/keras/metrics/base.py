@@ -8,7 +8,19 @@ NumPy (metrics are never differentiated), in float32 like Keras.
 >>> m.update_state([1., 2., 3.])
 >>> float(m.result())
 2.0
+
+Every ``result()`` that returns, of any metric class (user subclasses included), is reported to
+the callables in ``Metric.result_observers`` as ``observer(metric, value)``:
+
+>>> seen = []
+>>> tf.keras.metrics.Metric.result_observers.append(lambda metric, value: seen.append(metric.name))
+>>> _ = m.result()
+>>> tf.keras.metrics.Metric.result_observers.clear()
+>>> seen
+['mean']
 """
+import functools
+
 from ... import dtypes
 from ...backend import xp
 from ...tensor import wrap
@@ -42,9 +54,43 @@ def same_rank(x1, x2):
     return x1, x2
 
 
+_reporting = set()     # ids of the metrics whose result() is running under an observed call
+
+
+def _observed(result):
+    """``result`` reporting its value to ``Metric.result_observers`` when it returns; a result
+    that calls another class's result of the same metric (``super().result()``) reports once."""
+    @functools.wraps(result)
+    def observed_result(self, *args, **kwargs):
+        observers = Metric.result_observers
+        if not observers or id(self) in _reporting:
+            return result(self, *args, **kwargs)
+        _reporting.add(id(self))
+        try:
+            value = result(self, *args, **kwargs)
+        finally:
+            _reporting.discard(id(self))
+        for observer in tuple(observers):
+            observer(self, value)
+        return value
+    observed_result._observed = True
+    return observed_result
+
+
 class Metric:
     """Subclasses create state with ``add_variable`` and implement ``update_state``,
-    ``result`` (and ``reset_state`` when zeros are not the initial state)."""
+    ``result`` (and ``reset_state`` when zeros are not the initial state).
+
+    ``result_observers``: callables ``observer(metric, value)`` called each time a metric's
+    ``result()`` returns (one list for every metric class; costs one check when empty)."""
+
+    result_observers = []
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        result = cls.__dict__.get("result")
+        if callable(result) and not getattr(result, "_observed", False):
+            cls.result = _observed(result)
 
     def __init__(self, name=None, dtype=None):
         self.name = name if name is not None else unique_name(_snake(type(self).__name__))
