@@ -9,8 +9,15 @@
 // (localhost, 127.0.0.1, [::1], with or without the port) are refused with 421, so a DNS
 // rebinding page cannot read the server; --allow-host NAME (repeatable) or ALLOWED_HOSTS
 // (comma-separated) names more hosts, e.g. behind a proxy.
+// No request can stop the server: a handler's error becomes a 500 (or a closed connection when
+// the headers are already out), a malformed request a 400 (431 for oversized headers). A
+// directory is redirected to its canonical path with a slash, built from percent-encoded
+// segments, so a redirect never leaves this origin. frame-ancestors 'self' keeps other sites from
+// framing the page; --frame-ancestors "'self' https://course.example" (or FRAME_ANCESTORS) lets a
+// documentation or course site embed it.
 //
 //   node build/serve.mjs [--dir DIR] [--port N] [--allow-host NAME ...] [--allow-eval]
+//                        [--frame-ancestors SOURCES]
 //   (--allow-eval adds 'unsafe-eval' to script-src: only for the benchmark's peer pages, whose
 //   TensorFlow.js wasm backend evaluates strings; never for the playground)
 //                        (PORT env also sets the port; 0 picks a free one)
@@ -52,6 +59,14 @@ const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
+// Who may frame the page: only the header can say it (browsers ignore it in a <meta> policy).
+const FRAME_ANCESTORS = opt("--frame-ancestors", process.env.FRAME_ANCESTORS ?? "'self'").trim();
+if (!/^[\x21-\x7e]+( [\x21-\x7e]+)*$/.test(FRAME_ANCESTORS) || /[;,]/.test(FRAME_ANCESTORS)) {
+  console.error("serve: --frame-ancestors takes CSP sources separated by single spaces " +
+    `(no ';', ',' or control characters), e.g. "'self' https://course.example"; got ${JSON.stringify(FRAME_ANCESTORS)}`);
+  process.exit(2);
+}
+const HEADER_POLICY = `${CONTENT_SECURITY_POLICY}; frame-ancestors ${FRAME_ANCESTORS}`;
 
 /** Is the Host header one this server answers to? `name` or `name:port` with this server's port. */
 function hostAllowed(header, actualPort) {
@@ -91,13 +106,20 @@ function send(res, status, headers, body) {
   res.end(body);
 }
 
-const server = http.createServer((req, res) => {
+/** The canonical URL path of a file or folder below `dir`: each segment percent-encoded, one
+ * leading slash (never "//", which a browser reads as another host). */
+function canonicalPath(file) {
+  const segments = path.relative(dir, file).split(path.sep).filter(Boolean);
+  return "/" + segments.map(encodeURIComponent).join("/");
+}
+
+function handle(req, res) {
   const base = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
     "Cross-Origin-Resource-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Content-Security-Policy": HEADER_POLICY,
     "Referrer-Policy": "no-referrer",
   };
   if (!hostAllowed(req.headers.host, server.address().port)) {
@@ -125,7 +147,10 @@ const server = http.createServer((req, res) => {
   } catch {
     return send(res, 404, { ...base, "Content-Type": "text/plain" }, "not found\n");
   }
-  if (st.isDirectory()) return send(res, 301, { ...base, Location: urlPath + "/" }, "");
+  if (st.isDirectory()) {
+    const to = canonicalPath(file);
+    return send(res, 301, { ...base, Location: to === "/" ? "/" : to + "/" }, "");
+  }
   // Re-read the immutable list when a rebuild rewrote build-info.json.
   try {
     const m = fs.statSync(path.join(dir, "build-info.json")).mtimeMs;
@@ -153,7 +178,30 @@ const server = http.createServer((req, res) => {
   headers["Content-Length"] = st.size;
   res.writeHead(200, headers);
   if (req.method === "HEAD") return res.end();
-  fs.createReadStream(body).pipe(res);
+  const stream = fs.createReadStream(body);
+  stream.on("error", () => res.destroy());   // the file went away mid-read: end this response only
+  stream.pipe(res);
+}
+
+const server = http.createServer((req, res) => {
+  try {
+    handle(req, res);
+  } catch (err) {
+    console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${err && err.message}`);
+    if (res.headersSent) return res.destroy();
+    try {
+      send(res, 500, { "Content-Type": "text/plain; charset=utf-8" }, "internal error\n");
+    } catch {
+      res.destroy();
+    }
+  }
+});
+// Requests Node cannot parse (bad request lines, CR/LF in headers, oversized headers).
+server.on("clientError", (err, socket) => {
+  if (!socket.writable) return socket.destroy();
+  const status = err && err.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large"
+    : "400 Bad Request";
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 });
 
 server.listen(port, host, () => {
