@@ -20,7 +20,7 @@ class NoGradient:
 
 
 class Primitive:
-    __slots__ = ("name", "impl", "vjp", "jvp", "n_in", "error", "nondiff")
+    __slots__ = ("name", "impl", "vjp", "jvp", "n_in", "error", "nondiff", "shape")
 
     def __init__(self, name, impl, error=None):
         if name in TABLE:
@@ -31,6 +31,7 @@ class Primitive:
         self.jvp = None
         self.error = error   # formats a clear message when impl rejects its inputs
         self.nondiff = False
+        self.shape = None    # shape rule: (specs, attrs) -> Spec(s) (table.defshape, shape_rules)
         TABLE[name] = self
 
     def __repr__(self):

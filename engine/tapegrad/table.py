@@ -21,6 +21,7 @@ Declaring a new primitive (see docs/primitives.md)::
     cube = lambda x: CUBE.apply(x)
 """
 
+from . import shape_rules
 from .ground import conj_if_complex, linear_jvp, multiply, sum_of_jvps, times
 from .primitives import (  # noqa: F401  (the table's names, importable from here)
     BINARY_RULES, PENDING_GRADIENTS, TABLE, NoGradient, Primitive, defnondiff, defvjp, primitive,
@@ -34,6 +35,15 @@ ELEMENTWISE = {}
 def defjvp(prim, *per_input):
     """Forward rules, one per input: ``f(t, ans, *inputs, **attrs)``; contributions are summed."""
     prim.jvp = sum_of_jvps(per_input)
+    return prim
+
+
+def defshape(prim, rule):
+    """Its shape rule (abstract evaluation): ``rule(*specs, **attrs)`` gives the output's
+    ``shape_rules.Spec`` (a tuple of them for several outputs) from one ``Spec(shape, dtype)`` per
+    input, ``None`` marking unknown dimensions; the installed ``prim.shape(specs, attrs)`` raises
+    TensorFlow's graph ``ValueError`` for incompatible inputs (see shape_rules.py)."""
+    prim.shape = shape_rules.named(prim.name, rule)
     return prim
 
 

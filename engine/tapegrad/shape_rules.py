@@ -1,0 +1,391 @@
+"""Shape rules (abstract evaluation): what a primitive gives for inputs known only by shape and dtype.
+
+A primitive's shape rule is ``rule(specs, attrs) -> Spec or tuple of Specs``: ``specs`` holds one
+``Spec(shape, dtype)`` per input, where ``shape`` is a tuple of sizes with ``None`` for an unknown
+dimension (or ``None`` itself for an unknown rank) and ``dtype`` a ``tapegrad.dtypes.DType``;
+``attrs`` are the attributes the primitive's implementation takes. A rule answers what
+TensorFlow's graph construction answers: unknown where the result depends on values, and
+TensorFlow's ``ValueError`` (its wording) for inputs no value could make work.
+
+``table.defshape(PRIM, rule)`` declares a rule beside the primitive's other rules. Most rules are
+made here: ``same``, ``broadcasting``, ``comparison``, ``reduction``, ``matmul``, ... A rule
+raises ``Mismatch(core)``; the rule ``defshape`` installs turns it into TensorFlow's full message::
+
+    Dimensions must be equal, but are 2 and 3 for '{{node AddV2}} = AddV2[T=DT_FLOAT](x, y)'
+    with input shapes: [2], [3].
+
+>>> from tapegrad import dtypes
+>>> from tapegrad.shape_rules import Spec, broadcasting
+>>> broadcasting(Spec((None, 1, 3), dtypes.float32), Spec((4, 3), dtypes.float32))
+Spec(shape=(None, 4, 3), dtype=tf.float32)
+"""
+from collections import namedtuple
+
+from . import dtypes
+
+UNKNOWN = None   # a shape of unknown rank
+
+_DT = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF", "bool": "DT_BOOL"}
+
+
+class Spec(namedtuple("Spec", "shape dtype")):
+    """A tensor known by its shape (a tuple with ``None`` dims, or ``None``) and dtype only."""
+    __slots__ = ()
+
+    @property
+    def rank(self):
+        return None if self.shape is None else len(self.shape)
+
+
+def spec(shape, dtype):
+    """A ``Spec`` from any shape-like (list, tuple, None) and any dtype-like."""
+    return Spec(None if shape is None else tuple(None if d is None else int(d) for d in shape),
+                dtypes.as_dtype(dtype))
+
+
+def of_value(array):
+    """The ``Spec`` of an array (or anything with ``.shape`` and a NumPy ``.dtype``)."""
+    return Spec(tuple(array.shape), dtypes.as_dtype(array.dtype))
+
+
+def unknown_dims(s):
+    """``s`` with every dimension unknown (its rank kept)."""
+    return s if s.shape is None else Spec((None,) * len(s.shape), s.dtype)
+
+
+def is_compatible(inferred, actual):
+    """Whether the shape and dtype a rule inferred allow the actual (fully known) ``Spec``."""
+    if inferred.dtype != actual.dtype:
+        return False
+    if inferred.shape is None:
+        return True
+    return len(inferred.shape) == len(actual.shape) and all(
+        a is None or a == b for a, b in zip(inferred.shape, actual.shape))
+
+
+class Mismatch(ValueError):
+    """Inputs no values could make work. ``core`` is the first sentence of TensorFlow's message;
+    ``computed`` lists the values TensorFlow says it knew (``"input[1] = <3>"``)."""
+
+    def __init__(self, core, computed=()):
+        super().__init__(core)
+        self.core = core
+        self.computed = computed
+
+
+def shape_text(s):
+    if s.shape is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in s.shape) + "]"
+
+
+def dtype_enum(d):
+    d = dtypes.as_dtype(d)
+    return _DT.get(d.name, "DT_" + d.name.upper())
+
+
+def graph_message(name, specs, core, computed=()):
+    """TensorFlow's graph-construction message for node ``name`` (named after the op, as
+    ``tf.raw_ops`` names it) with inputs ``x, y, z, ...``."""
+    inputs = ", ".join(_input_name(i) for i in range(len(specs)))
+    t = f"[T={dtype_enum(specs[0].dtype)}]" if specs else ""
+    shapes = ", ".join(shape_text(s) for s in specs)
+    tail = f" and with computed input tensors: {', '.join(computed)}" if computed else ""
+    return (f"{core} for '{{{{node {name}}}}} = {name}{t}({inputs})' with input shapes: "
+            f"{shapes}{tail}.")
+
+
+def _input_name(i):
+    return "xyzwvu"[i] if i < 6 else f"x_{i}"
+
+
+def named(name, rule):
+    """``rule`` for primitive ``name``: its ``Mismatch`` becomes TensorFlow's ``ValueError``."""
+    def shape_rule(specs, attrs):
+        try:
+            return rule(*specs, **attrs)
+        except Mismatch as e:
+            raise ValueError(graph_message(name, specs, e.core, e.computed)) from None
+    shape_rule.rule = rule
+    return shape_rule
+
+
+# Dimensions -----------------------------------------------------------------------------------
+
+def merge_dim(a, b):
+    """Two sizes that must be equal (either may be unknown)."""
+    if a is None:
+        return b
+    if b is not None and a != b:
+        raise Mismatch(f"Dimensions must be equal, but are {a} and {b}")
+    return a
+
+
+def with_rank(s, rank):
+    """``s``'s shape, which must have ``rank`` dimensions (all unknown for an unknown rank)."""
+    if s.shape is None:
+        return (None,) * rank
+    if len(s.shape) != rank:
+        raise Mismatch(f"Shape must be rank {rank} but is rank {len(s.shape)}")
+    return s.shape
+
+
+def with_rank_at_least(s, rank):
+    """``s``'s shape, which must have at least ``rank`` dimensions (None for an unknown rank)."""
+    if s.shape is not None and len(s.shape) < rank:
+        raise Mismatch(f"Shape must be at least rank {rank} but is rank {len(s.shape)}")
+    return s.shape
+
+
+def product(dims):
+    """The number of elements of known dims; None when one is unknown."""
+    n = 1
+    for d in dims:
+        if d is None:
+            return None
+        n *= d
+    return n
+
+
+def broadcast_shapes(a, b):
+    """TensorFlow's broadcast of two shapes with unknown dimensions (graph mode's rule)."""
+    if a is None or b is None:
+        return None
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    return tuple(_broadcast_dim(x, y) for x, y in zip(a, b))
+
+
+def _broadcast_dim(x, y):
+    if x == 1:
+        return y
+    if y == 1:
+        return x
+    if x is None:
+        return y if y is not None and y > 1 else None
+    if y is None:
+        return x
+    if x != y:
+        raise Mismatch(f"Dimensions must be equal, but are {x} and {y}")
+    return x
+
+
+def axis_index(axis, rank):
+    """``axis`` counted from 0 (negative from the end); None when the rank is unknown."""
+    return None if rank is None else axis % rank if rank else axis
+
+
+# Rule makers -----------------------------------------------------------------------------------
+
+def same(x, *rest, **attrs):
+    """The first input's shape and dtype (elementwise unary ops, identity, clipping, ...)."""
+    return x
+
+
+def same_as(i):
+    """The ``i``-th input's shape and dtype."""
+    return lambda *specs, **attrs: specs[i]
+
+
+def with_dtype(dtype, base=same):
+    """``base``'s shape with a fixed dtype (``is_nan`` gives bool)."""
+    dtype = dtypes.as_dtype(dtype)
+
+    def rule(*specs, **attrs):
+        return Spec(base(*specs, **attrs).shape, dtype)
+    return rule
+
+
+def real_of(x, *rest, **attrs):
+    """``x``'s shape with the real dtype of a complex one (``abs``, ``real``, ``imag``)."""
+    return Spec(x.shape, x.dtype.real_dtype)
+
+
+def broadcasting(*specs, **attrs):
+    """Elementwise binary (or n-ary) ops: the broadcast shape, the first input's dtype."""
+    shape = specs[0].shape
+    for s in specs[1:]:
+        shape = broadcast_shapes(shape, s.shape)
+    return Spec(shape, specs[0].dtype)
+
+
+def broadcasting_last(*specs, **attrs):
+    """Broadcast shape with the last input's dtype (``polygamma(a, x)``'s ``x``, select)."""
+    return Spec(broadcasting(*specs).shape, specs[-1].dtype)
+
+
+def comparison(*specs, **attrs):
+    """Comparisons and logical ops: the broadcast shape, bool."""
+    return Spec(broadcasting(*specs).shape, dtypes.bool)
+
+
+def cast(x, dtype, **attrs):
+    """``x``'s shape in the ``dtype`` attribute."""
+    return Spec(x.shape, dtypes.as_dtype(dtype))
+
+
+def reduced_shape(shape, axes, keepdims):
+    """The shape after reducing ``axes`` (None: all); an out-of-range axis is TF's error."""
+    if shape is None:
+        return None
+    rank = len(shape)
+    if axes is None:
+        axes = range(rank)
+    elif isinstance(axes, int):
+        axes = (axes,)
+    chosen = set()
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise Mismatch(f"Invalid reduction dimension {a} for input with {rank} dimensions.",
+                           (f"input[1] = <{a}>",))
+        chosen.add(a % rank if rank else 0)
+    if keepdims:
+        return tuple(1 if i in chosen else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in chosen)
+
+
+def reduction(x, axes=None, keepdims=False, **attrs):
+    """Reductions over ``axes`` (``keepdims`` keeps them as 1s), the input's dtype."""
+    return Spec(reduced_shape(x.shape, axes, keepdims), x.dtype)
+
+
+def bool_reduction(x, axes=None, keepdims=False, **attrs):
+    return Spec(reduced_shape(x.shape, axes, keepdims), dtypes.bool)
+
+
+def arg_reduction(x, axis, dtype, **attrs):
+    """``argmax``/``argmin``: ``axis`` removed, the index dtype."""
+    return Spec(reduced_shape(x.shape, (axis,), False), dtypes.as_dtype(dtype))
+
+
+def matmul_shape(a, b, transpose_a=False, transpose_b=False):
+    """The batched matrix product's shape: batch dims broadcast, inner dims equal."""
+    if a is None or b is None:
+        return None
+    if len(a) < 2 or len(b) < 2:
+        raise Mismatch(f"Shape must be at least rank 2 but is rank {min(len(a), len(b))}")
+    m, k = (a[-1], a[-2]) if transpose_a else (a[-2], a[-1])
+    k2, n = (b[-1], b[-2]) if transpose_b else (b[-2], b[-1])
+    merge_dim(k, k2)
+    batch = broadcast_shapes(a[:-2], b[:-2])
+    return batch + (m, n)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, **attrs):
+    """``matmul`` (rank 2 or batched), with its transpose/adjoint attributes."""
+    return Spec(matmul_shape(a.shape, b.shape, transpose_a, transpose_b), a.dtype)
+
+
+def reshape(x, shape, **attrs):
+    """``reshape`` to the ``shape`` attribute (one -1 inferred when the size is known)."""
+    shape = tuple(shape)
+    if x.shape is None:
+        return Spec(tuple(None if d == -1 else d for d in shape), x.dtype)
+    total = product(x.shape)
+    if -1 in shape:
+        rest = product(d for d in shape if d != -1)
+        missing = None if total is None or not rest else total // rest
+        shape = tuple(missing if d == -1 else d for d in shape)
+    elif total is not None and product(shape) != total:
+        raise Mismatch(f"Cannot reshape a tensor with {total} elements to shape "
+                       f"[{','.join(str(d) for d in shape)}] ({product(shape)} elements)")
+    return Spec(shape, x.dtype)
+
+
+def fixed_shape(attr):
+    """The shape given by attribute ``attr`` (``broadcast_to``, ``scatter_nd``), the first
+    non-index input's dtype."""
+    def rule(*specs, **attrs):
+        return Spec(tuple(attrs[attr]), specs[-1].dtype)
+    return rule
+
+
+def transpose(x, perm, **attrs):
+    if x.shape is None:
+        return Spec((None,) * len(perm), x.dtype)
+    if len(perm) != len(x.shape):
+        raise Mismatch(f"Dimension must be {len(x.shape)} but is {len(perm)}")
+    return Spec(tuple(x.shape[p] for p in perm), x.dtype)
+
+
+def concat(*xs, axis, **attrs):
+    """``concat`` along ``axis``: other dims equal, the axis summed."""
+    shapes = [s.shape for s in xs if s.shape is not None]
+    if not shapes:
+        return Spec(None, xs[0].dtype)
+    rank = len(shapes[0])
+    if not -rank <= axis < rank:
+        raise Mismatch(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
+                       f"rank {rank}", (f"input[{len(xs)}] = <{axis}>",))
+    axis %= rank
+    out = list(shapes[0])
+    for s in shapes[1:]:
+        if len(s) != rank:
+            raise Mismatch(f"Shape must be rank {rank} but is rank {len(s)}")
+        for i, d in enumerate(s):
+            if i != axis:
+                out[i] = _concat_dim(out, s, i, d)
+    sizes = [s[axis] for s in shapes]
+    out[axis] = sum(sizes) if len(shapes) == len(xs) and None not in sizes else None
+    return Spec(tuple(out), xs[0].dtype)
+
+
+def _concat_dim(out, s, i, d):
+    try:
+        return merge_dim(out[i], d)
+    except Mismatch:
+        raise Mismatch(f"Dimension {i} in both shapes must be equal, but are {out[i]} and {d}. "
+                       f"Shapes are {_list(out)} and {_list(s)}.") from None
+
+
+def _list(shape):
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def stack(*xs, axis, **attrs):
+    """``stack`` along a new ``axis``: every input the same shape."""
+    shape = None
+    for s in xs:
+        if s.shape is None:
+            continue
+        if shape is None:
+            shape = s.shape
+        elif len(s.shape) != len(shape):
+            raise Mismatch(f"Shapes must be equal rank, but are {len(shape)} and {len(s.shape)}")
+        else:
+            shape = tuple(merge_dim(a, b) for a, b in zip(shape, s.shape))
+    if shape is None:
+        return Spec(None, xs[0].dtype)
+    axis = axis % (len(shape) + 1)
+    return Spec(shape[:axis] + (len(xs),) + shape[axis:], xs[0].dtype)
+
+
+def multiple(*rules):
+    """A primitive with several outputs: one rule per output."""
+    return lambda *specs, **attrs: tuple(r(*specs, **attrs) for r in rules)
+
+
+def unknown(dtype=None):
+    """A shape that depends on values (unique, boolean masks): unknown rank, the first input's
+    dtype or ``dtype``."""
+    fixed = None if dtype is None else dtypes.as_dtype(dtype)
+    return lambda *specs, **attrs: Spec(None, fixed or specs[0].dtype)
+
+
+def matrix_batch(x, square=False):
+    """``x``'s shape, at least rank 2 (square when asked)."""
+    shape = with_rank_at_least(x, 2)
+    if shape is not None and square:
+        merge_dim(shape[-2], shape[-1])
+    return shape
+
+
+def square_matrix(x, *rest, **attrs):
+    """Ops on batches of square matrices giving the same shape (inverse, cholesky, expm)."""
+    return Spec(matrix_batch(x, square=True), x.dtype)
+
+
+def matrix_scalar(x, *rest, **attrs):
+    """Determinants: the batch shape of square matrices."""
+    shape = matrix_batch(x, square=True)
+    return Spec(None if shape is None else shape[:-2], x.dtype)
