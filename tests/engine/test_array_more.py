@@ -1,4 +1,5 @@
-"""ops/array_more.py: values against NumPy, gradients against finite differences, errors."""
+"""ops/rearrange_ops.py (and shape_ops.py's shape helpers): values against NumPy, gradients
+against finite differences, errors."""
 import numpy as np
 import pytest
 

@@ -37,8 +37,8 @@ MODULES = ["tapegrad.jacobians", "tapegrad.custom", "tapegrad.ops.arithmetic_ops
            "tapegrad.ops.reduction_ops", "tapegrad.ops.nn_ops", "tapegrad.ops.conv_ops", "tapegrad.ops.indexing_ops", "tapegrad.ops.shape_ops",
            "tapegrad.keras.optimizers", "tapegrad.keras.losses", "tapegrad.keras.layers"]
 MODULES += ["tapegrad.ops." + m for m in (   # issue 15's everyday surface
-    "nn_extra_ops", "sort_ops", "segment_ops", "special_ops", "counting_ops", "clip_ops",
-    "math_extra_ops", "einsum_ops", "linalg_more", "print_ops", "assert_ops", "complex_ops",
+    "nn_composite_ops", "sort_ops", "segment_ops", "special_ops", "counting_ops", "clip_ops",
+    "einsum_ops", "decomposition_ops", "print_ops", "assert_ops", "complex_ops",
     "signal_ops", "image_ops", "string_ops", "ragged_ops", "sparse_ops", "conv1d_ops", "bessel_ops")] + [
     "tapegrad.tensor_shape", "tapegrad.config"]
 

@@ -313,7 +313,7 @@ ELSEWHERE.update({
                                            "second order against finite differences)"})
 ELSEWHERE.update({"DenseBincount": "no gradient registered in TF: conformance math bincount",
                   "TruncateMod": "no gradient registered in TF: conformance math truncatemod"})
-# -- ops/array_more.py: its own primitives (the rest are composites) ---------------------------------
+# -- ops/rearrange_ops.py: its own primitives (the rest are composites) ---------------------------------
 CASES.update({
     "DynamicStitch": [(lambda a, b: tf.dynamic_stitch([[2, 0], [1]], [a, b]),
                        [normal((2, 3)), normal((1, 3))])],

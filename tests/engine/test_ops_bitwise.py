@@ -1,4 +1,4 @@
-"""tf.bitwise (ops/bitwise_ops.py), saturate_cast and bitcast (ops/cast_more_ops.py), and the
+"""tf.bitwise (ops/bitwise_ops.py), saturate_cast and bitcast (ops/cast_ops.py), and the
 rarer dtypes (dtypes.py)."""
 import numpy as np
 import pytest

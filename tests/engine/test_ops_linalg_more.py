@@ -1,4 +1,4 @@
-"""qr, svd, eigh, norm, matvec, lstsq, pinv, cross, expm (ops/linalg_more.py)."""
+"""qr, svd, eigh, norm, matvec, lstsq, pinv, cross, expm (ops/decomposition_ops.py)."""
 import numpy as np
 import pytest
 

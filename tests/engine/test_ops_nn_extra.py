@@ -1,4 +1,4 @@
-"""tf.nn additions (ops/nn_extra_ops.py): values, TF's kinks, and numerical gradients."""
+"""tf.nn additions (ops/nn_composite_ops.py): values, TF's kinks, and numerical gradients."""
 import numpy as np
 import pytest
 

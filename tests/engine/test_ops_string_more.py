@@ -1,5 +1,5 @@
 """tf.strings hash buckets, ngrams, segment joins, tf.fingerprint, tf.as_string
-(ops/string_more_ops.py, ops/string_ops.py)."""
+(ops/string_ops.py)."""
 import numpy as np
 import pytest
 

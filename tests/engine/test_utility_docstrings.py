@@ -4,8 +4,8 @@ import importlib
 
 import pytest
 
-MODULES = ["tapegrad.ops.array_more", "tapegrad.py_function", "tapegrad.name_scope",
-           "tapegrad.graph_gradients", "tapegrad.utilities", "tapegrad.initializers",
+MODULES = ["tapegrad.ops.rearrange_ops", "tapegrad.ops.shape_ops", "tapegrad.py_function",
+           "tapegrad.name_scope", "tapegrad.graph_gradients", "tapegrad.utilities", "tapegrad.initializers",
            "tapegrad.tensor_proto", "tapegrad.type_spec", "tapegrad.io", "tapegrad.summary",
            "tapegrad.train", "tapegrad.train.checkpoint", "tapegrad.train.moving_average"]
 

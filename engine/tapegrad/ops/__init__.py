@@ -50,7 +50,7 @@ from .linalg_ops import (  # noqa: F401
     band_part, cholesky, cholesky_solve, det, diag, diag_part, inv, logdet, set_diag, slogdet,
     solve, trace, triangular_solve,
 )
-from .nn_extra_ops import (  # noqa: F401  (relu6, selu: these replace nn_ops' versions)
+from .nn_composite_ops import (  # noqa: F401  (relu6, selu: these replace nn_ops' versions)
     batch_normalization, crelu, embedding_lookup, hard_sigmoid, l2_normalize, log_poisson_loss,
     relu6, selu, weighted_cross_entropy_with_logits,
 )
@@ -67,11 +67,10 @@ from .counting_ops import (  # noqa: F401
     bincount, confusion_matrix, count_nonzero, is_non_decreasing, is_strictly_increasing,
 )
 from .clip_ops import clip_by_global_norm, global_norm  # noqa: F401
-from .math_extra_ops import (  # noqa: F401
-    accumulate_n, polyval, reduce_euclidean_norm, truncatediv, truncatemod,
-)
+from .arithmetic_ops import accumulate_n, polyval, truncatediv, truncatemod  # noqa: F401
+from .reduction_ops import reduce_euclidean_norm  # noqa: F401
 from .einsum_ops import einsum  # noqa: F401  (every subscript form; contracts with shape_ops')
-from .linalg_more import (  # noqa: F401  (norm: adds the spectral norm to reduction_ops')
+from .decomposition_ops import (  # noqa: F401  (norm: adds the spectral norm to reduction_ops')
     cross, eigh, eigvalsh, expm, lstsq, matvec, norm, pinv, qr, svd,
 )
 from .print_ops import print  # noqa: F401,A001  (tf.print)
@@ -97,13 +96,13 @@ from .sparse_ops import (  # noqa: F401
     sparse_dense_matmul, to_dense,
 )
 from .conv1d_ops import avg_pool1d, conv1d, max_pool1d  # noqa: F401
-from .nn_extra_ops import (  # noqa: F401
+from .nn_composite_ops import (  # noqa: F401
     compute_average_loss, normalize_moments, scale_regularization_loss, sufficient_statistics,
     weighted_moments,
 )
 from .special_ops import erfc, erfinv, multiply_no_nan, ndtri  # noqa: F401
-from .math_extra_ops import cumulative_logsumexp  # noqa: F401
-from .linalg_more import matrix_rank, normalize  # noqa: F401
+from .reduction_ops import cumulative_logsumexp  # noqa: F401
+from .decomposition_ops import matrix_rank, normalize  # noqa: F401
 from .ragged_ops import map_flat_values, range as ragged_range  # noqa: F401
 from .sparse_ops import (  # noqa: F401
     expand_dims as sparse_expand_dims, slice as sparse_slice, transpose as sparse_transpose,
@@ -113,8 +112,8 @@ from .bessel_ops import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F4
 from .bitwise_ops import (  # noqa: F401
     bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift,
 )
-from .cast_more_ops import bitcast, saturate_cast  # noqa: F401
-from .string_more_ops import (  # noqa: F401
+from .cast_ops import bitcast, saturate_cast  # noqa: F401
+from .string_ops import (  # noqa: F401
     fingerprint, ngrams, to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong,
     unsorted_segment_join,
 )
@@ -145,12 +144,14 @@ from .ragged_more import (  # noqa: F401  (tf.ragged, beyond the basics)
 )
 from .ragged_more import dispatch_elementwise, ragged_elementwise, ragged_fill_empty_rows  # noqa: F401,E501
 from .sparse_more import SparseTensorSpec  # noqa: F401
-from .array_more import (  # noqa: F401  (top-level tf.* array ops)
-    UniqueWithCounts, broadcast_dynamic_shape, broadcast_static_shape, dynamic_partition,
-    dynamic_stitch, ensure_shape, get_static_value, guarantee_const, histogram_fixed_width,
+from .rearrange_ops import (  # noqa: F401  (top-level tf.* array ops)
+    UniqueWithCounts, dynamic_partition, dynamic_stitch, guarantee_const, histogram_fixed_width,
     histogram_fixed_width_bins, meshgrid, parallel_stack_values, repeat, reverse_sequence, roll,
-    searchsorted, sequence_mask, shape_n, strided_slice, tensor_scatter_nd_max,
-    tensor_scatter_nd_min, tensor_scatter_nd_sub, tuple_, unique_with_counts, unravel_index,
+    searchsorted, sequence_mask, strided_slice, tensor_scatter_nd_max, tensor_scatter_nd_min,
+    tensor_scatter_nd_sub, tuple_, unique_with_counts, unravel_index,
+)
+from .shape_ops import (  # noqa: F401  (top-level tf.* shape helpers)
+    broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value, shape_n,
 )
 from .dct_ops import dct, idct  # noqa: F401  (tf.signal, continued)
 from .spectral_windows import (  # noqa: F401
@@ -193,7 +194,7 @@ from .banded_ops import (  # noqa: F401
 )
 from .matrix_functions import logm, matrix_square_root, sqrtm  # noqa: F401
 from .eig_ops import eig, eigvals  # noqa: F401
-from .array_more import edit_distance  # noqa: F401  (sparse sequences)
+from .rearrange_ops import edit_distance  # noqa: F401  (sparse sequences)
 from .color_ops import (  # noqa: F401  (tf.image colour spaces and adjustments)
     adjust_contrast, adjust_gamma, adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv,
     rgb_to_yiq, rgb_to_yuv, yiq_to_rgb, yuv_to_rgb,

@@ -6,6 +6,7 @@ argument, ``abs'(0) = 0``; a cast to an integer type cuts the gradient path.
 """
 from ..backend import xp
 from .. import checks, convert, dtypes
+from ..errors import InternalError, InvalidArgumentError
 from ..checks import check_dtype
 from ..ground import (  # noqa: F401  (add and multiply are the ground's)
     ADD, MUL, NO_ATTRS, add, binary, conj_if_complex, incompatible, multiply, quiet, scalar_like,
@@ -14,8 +15,9 @@ from ..ground import (  # noqa: F401  (add and multiply are the ground's)
 )
 from ..kernels import dispatch as kernels
 from ..recording import bind
-from ..tensor import EagerTensor, wrap
+from ..tensor import EagerTensor, convert_to_tensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
+from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
 
 
@@ -265,3 +267,88 @@ def divide_no_nan(x, y, name=None):
     zero = equal(y, zeros_of(y))
     q = realdiv(x, where(zero, ones_of(y), y))
     return where(zero, scalar_like(0, q), q)
+
+
+# -- truncated division, Horner's rule, accumulate_n ---------------------------------------
+def _tensor_of(x, dtype=None):
+    if isinstance(x, Variable):
+        return x.read_value()
+    return convert_to_tensor(x, dtype=dtype)
+
+
+def polyval(coeffs, x, name=None):
+    """coeffs[0] * x**(n-1) + ... + coeffs[n-1], by Horner's rule (each coefficient a tensor).
+
+    >>> import tapegrad as tf
+    >>> int(tf.math.polyval([1, 2, 3], 2))
+    11
+    """
+    if not isinstance(coeffs, (list, tuple)):
+        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+    x = _tensor_of(x)
+    if not coeffs:
+        return convert_to_tensor_of(xp.zeros(x._value.shape, x._value.dtype))
+    p = _tensor_of(coeffs[0], None if hasattr(coeffs[0], "dtype") else x.dtype)
+    for c in coeffs[1:]:
+        c = _tensor_of(c, None if hasattr(c, "dtype") else x.dtype)
+        p = add(c, multiply(p, x))
+    return p
+
+
+def _truncate_div_impl(x, y):
+    if x.dtype.kind in "iu":
+        if (y == 0).any():
+            # TensorFlow 2.21 reports this as an internal error (its kernel's own wording)
+            raise InternalError("Unexpected error in binary operator (only integer div and mod "
+                                "should have errors) [Op:TruncateDiv]")
+        q = xp.abs(x) // xp.abs(y)
+        return (xp.sign(x) * xp.sign(y) * q).astype(x.dtype)
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.trunc(x / y).astype(x.dtype)
+
+
+def _truncate_mod_impl(x, y):
+    if x.dtype.kind in "iu":
+        if (y == 0).any():
+            raise InternalError("Unexpected error in binary operator (only integer div and mod "
+                                "should have errors) [Op:TruncateMod]")
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.fmod(x, y).astype(x.dtype)
+
+
+TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl))   # TF: None, None
+TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl)  # TF registers no gradient: LookupError
+
+
+def _pair(x, y, op):
+    if not hasattr(x, "dtype") and hasattr(y, "dtype"):
+        y = _tensor_of(y)
+        x = _tensor_of(x, y.dtype)
+    else:
+        x = _tensor_of(x)
+        y = _tensor_of(y, None if hasattr(y, "dtype") else x.dtype)
+    if x.dtype != y.dtype:
+        raise InvalidArgumentError(f"cannot compute {op} as input #1(zero-based) was expected "
+                                   f"to be a {x.dtype.name} tensor but is a {y.dtype.name} "
+                                   f"tensor [Op:{op}]")
+    return x, y
+
+
+def truncatediv(x, y, name=None):
+    """x / y rounded towards zero (C's integer division).
+
+    >>> import tapegrad as tf
+    >>> tf.truncatediv([-7, 7], [2, 2]).numpy().tolist()
+    [-3, 3]
+    """
+    return bind(TRUNCATE_DIV, _pair(x, y, "TruncateDiv"), {})
+
+
+def truncatemod(x, y, name=None):
+    """The remainder of ``truncatediv``: it has the sign of x (C's ``%``, ``fmod``)."""
+    return bind(TRUNCATE_MOD, _pair(x, y, "TruncateMod"), {})
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """The sum of a list of tensors of one shape (deprecated in TensorFlow for ``add_n``)."""
+    return add_n(inputs)

@@ -24,7 +24,7 @@ from ..ground import add, multiply, reshape
 from .array_ops import expand_dims, getitem, matrix_transpose, unstack
 from .complex_ops import conj
 from .indexing_ops import gather
-from .linalg_more import eigh
+from .decomposition_ops import eigh
 from .linalg_ops import band_part, diag_part, solve, triangular_solve
 from .shape_ops import pad
 from .matmul_ops import matmul

@@ -1,6 +1,6 @@
 """``tf.nn.batch_norm_with_global_normalization``: the older spelling of batch normalization with
 given (global) statistics and a flag for the scale."""
-from .nn_extra_ops import batch_normalization
+from .nn_composite_ops import batch_normalization
 
 
 def batch_norm_with_global_normalization(input, mean, variance, beta, gamma,  # noqa: A002

@@ -21,7 +21,7 @@ from .array_ops import concat, fill, ones_like, zeros_like
 from .exponential_ops import sqrt, square
 from .indexing_ops import gather
 from .logic_ops import where
-from .nn_extra_ops import embedding_lookup
+from .nn_composite_ops import embedding_lookup
 from .segment_ops import segment_sum
 from .sparse_ops import SparseTensor
 

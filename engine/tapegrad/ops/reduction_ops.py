@@ -15,12 +15,12 @@ from ..ground import (  # noqa: F401  (reduce_sum is the ground's)
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import deflinear, defjvp, defnondiff, defvjp, primitive
-from ..tensor import EagerTensor
+from ..tensor import EagerTensor, wrap
 from .arithmetic_ops import (
     DIV, NO_ATTRS, abs, add, cast, maximum, multiply, realdiv, stop_gradient, subtract,
 )
 from .array_ops import transpose
-from .cumulative_ops import cumprod
+from .cumulative_ops import cumprod, cumsum
 from .exponential_ops import exp, log, pow as _pow, sqrt, square
 from .logic_ops import equal, greater, is_finite, where
 
@@ -346,3 +346,34 @@ def argmax(input, axis=None, output_type="int64", name=None):  # noqa: A002
 def argmin(input, axis=None, output_type="int64", name=None):  # noqa: A002
     """Index of the smallest entry along ``axis`` (the first one on ties), as int64."""
     return _arg(ARGMIN, input, axis, output_type)
+
+
+# -- the euclidean norm and the cumulative log-sum-exp ------------------------------------
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x**2)) over ``axis`` (integer tensors give the integer part).
+
+    >>> import tapegrad as tf
+    >>> float(tf.math.reduce_euclidean_norm([3.0, 4.0]))
+    5.0
+    """
+    x = convert.tensor(input_tensor)
+    if x.dtype.is_integer:
+        squares = xp.square(x._value.astype(xp.float64))
+        axes = None if axis is None else tuple(xp.asarray(axis).reshape(-1).tolist())
+        total = xp.sum(squares, axis=axes, keepdims=bool(keepdims))
+        return wrap(xp.asarray(xp.sqrt(total)).astype(x._value.dtype))
+    return sqrt(reduce_sum(square(x), axis=axis, keepdims=keepdims))
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along ``axis``, shifted by the maximum so nothing overflows
+    (``exclusive``: the first entry is log(0) = -inf).
+
+    >>> import tapegrad as tf
+    >>> [round(v, 4) for v in tf.math.cumulative_logsumexp([0.0, 0.0]).numpy().tolist()]
+    [0.0, 0.6931]
+    """
+    x = convert.tensor(x)
+    shift = stop_gradient(reduce_max(x, axis=axis, keepdims=True))
+    summed = cumsum(exp(subtract(x, shift)), axis=axis, exclusive=exclusive, reverse=reverse)
+    return add(log(summed), shift)

@@ -25,7 +25,7 @@ from .arithmetic_ops import cast, stop_gradient, subtract
 from .array_ops import concat, expand_dims, ones_like, zeros_like
 from .exponential_ops import log
 from .matmul_ops import matmul
-from .nn_extra_ops import embedding_lookup
+from .nn_composite_ops import embedding_lookup
 from .nn_ops import sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits
 
 

@@ -1,5 +1,6 @@
-"""More array ops of the top-level ``tf`` namespace: rolling, repeating, grids, sorted search,
-sequence masks, partitions and stitches, strided slices with masks, shape helpers, histograms.
+"""Array ops that rearrange or regroup elements (the top-level ``tf`` namespace): rolling,
+repeating, grids, sorted search, sequence masks, partitions and stitches, scatters of extremes,
+strided slices with masks, histograms, edit distance. (The shape helpers are in shape_ops.)
 
 Most are composites of gathers, slices and concatenations, so their gradients are the ones
 TensorFlow's composites give (dense tensors). ``dynamic_stitch`` and the scatter max/min get
@@ -14,7 +15,7 @@ from ..errors import InvalidArgumentError
 from ..ground import add, broadcast_to, multiply, reshape
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
-from ..tensor import Tensor, TensorShape, VariableBase, wrap
+from ..tensor import wrap
 from .arithmetic_ops import cast, divide, identity, negative
 from .array_ops import concat, getitem, stack, transpose
 from .indexing_ops import _indices, gather_nd, scatter_nd
@@ -459,110 +460,6 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
             spec.append(slice(None if _bit(begin_mask, i) else b[i],
                               None if _bit(end_mask, i) else e[i], s[i]))
     return getitem(x, tuple(spec))
-
-
-# -- shapes -------------------------------------------------------------------------------------
-def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
-    """The shapes of several tensors, as a list of 1-D tensors.
-
-    >>> import tapegrad as tf
-    >>> [s.numpy().tolist() for s in tf.shape_n([tf.zeros([1, 2]), tf.constant(3.0)])]
-    [[1, 2], []]
-    """
-    dt = dtypes.as_dtype(out_type)._np
-    return [wrap(xp.asarray(convert.tensor(t)._value.shape, dt)) for t in input]
-
-
-def ensure_shape(x, shape, name=None):
-    """``x`` unchanged if its shape fits ``shape`` (``None`` for any size), else an
-    ``InvalidArgumentError``.
-
-    >>> import tapegrad as tf
-    >>> tf.ensure_shape(tf.zeros([2, 3]), [None, 3]).shape
-    TensorShape([2, 3])
-    """
-    t = convert.tensor(x)
-    given = shape if isinstance(shape, TensorShape) else TensorShape(shape)
-    if given.rank is not None and not checks.fits(given.as_list(), t._value.shape):
-        want = "<unknown>" if given.rank is None else \
-            "[" + ",".join("?" if d is None else str(d) for d in given.as_list()) + "]"
-        raise InvalidArgumentError(f"Shape of tensor input {_fmt(t._value.shape)} is not compatible "
-                                   f"with expected shape {want}. [Op:EnsureShape]")
-    return identity(t)
-
-
-def get_static_value(tensor, partial=False):
-    """The NumPy value of a tensor known now (always, in eager code); ``None`` for a variable;
-    other values unchanged.
-
-    >>> import tapegrad as tf
-    >>> tf.get_static_value(tf.constant([1, 2])).tolist()
-    [1, 2]
-    """
-    if isinstance(tensor, VariableBase):      # its value may change: TensorFlow says None
-        return None
-    if isinstance(tensor, Tensor):
-        return tensor.numpy()
-    return tensor
-
-
-def _shape_list(s, op):
-    a = xp.asarray(convert.tensor(s)._value)
-    if a.ndim != 1 or a.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"{op}: a shape must be a 1-D int32 or int64 tensor, got "
-                                   f"{a.dtype} of shape {_fmt(a.shape)}")
-    return a
-
-
-def _broadcast_dims(x, y):
-    """NumPy's broadcasting of two shapes (``None`` for an unknown size), or None if they clash."""
-    x, y = list(x), list(y)
-    n = max(len(x), len(y))
-    x, y = [1] * (n - len(x)) + x, [1] * (n - len(y)) + y
-    out = []
-    for a, b in zip(x, y):
-        if a == 1:
-            out.append(b)
-        elif b == 1 or a == b:
-            out.append(a)
-        elif a is None or b is None:
-            out.append(a if b is None else b)
-        else:
-            return None
-    return out
-
-
-def broadcast_dynamic_shape(shape_x, shape_y):
-    """The shape two shapes broadcast to, as a 1-D tensor.
-
-    >>> import tapegrad as tf
-    >>> tf.broadcast_dynamic_shape([1, 2, 3], [5, 1, 3]).numpy().tolist()
-    [5, 2, 3]
-    """
-    a, b = _shape_list(shape_x, "BroadcastArgs"), _shape_list(shape_y, "BroadcastArgs")
-    dims = _broadcast_dims(a.tolist(), b.tolist())
-    if dims is None:
-        raise InvalidArgumentError(f"Incompatible shapes: {_fmt(a.tolist())} vs. "
-                                   f"{_fmt(b.tolist())} [Op:BroadcastArgs]")
-    return wrap(xp.asarray(dims, xp.result_type(a.dtype, b.dtype)))
-
-
-def broadcast_static_shape(shape_x, shape_y):
-    """The ``TensorShape`` two ``TensorShape``s broadcast to (``ValueError`` if they clash).
-
-    >>> import tapegrad as tf
-    >>> tf.broadcast_static_shape(tf.TensorShape([1, 2]), tf.TensorShape([3, 1]))
-    TensorShape([3, 2])
-    """
-    x, y = TensorShape(shape_x), TensorShape(shape_y)
-    if x.rank is None or y.rank is None:
-        return TensorShape(None)
-    dims = _broadcast_dims(x.as_list(), y.as_list())
-    if dims is None:
-        raise ValueError(f"Incompatible shapes for broadcasting. Two shapes are compatible if for "
-                         f"each dimension pair they are either equal or one of them is 1. Received:"
-                         f" {x} and {y}.")
-    return TensorShape(dims)
 
 
 # -- histograms ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""More linear algebra: ``qr``, ``svd``, ``eigh``/``eigvalsh``, ``norm`` (with the spectral
-norm), ``matvec``, ``lstsq``, ``pinv``, ``cross``, ``expm``.
+"""Matrix decompositions, ``qr``, ``svd``, ``eigh``/``eigvalsh``, and what is computed with
+them: ``norm`` (with the spectral norm), ``lstsq``, ``pinv``, ``matrix_rank``, ``normalize``,
+``expm``; with ``matvec`` and ``cross``.
 
 Each decomposition output is its own primitive (``Qr`` gives Q, ``QrR`` gives R, and so on),
 computed by NumPy's LAPACK routines, so the sign conventions are LAPACK's, as TensorFlow's. A

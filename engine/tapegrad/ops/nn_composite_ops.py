@@ -1,6 +1,7 @@
-"""More of ``tf.nn``: activations (selu, crelu, hard_sigmoid, relu6 on integers), normalization
-(l2_normalize, batch_normalization), losses on logits and embedding lookups, composed from
-primitives.
+"""The composite ops of ``tf.nn`` (built from primitives, with no rules of their own):
+activations (selu, crelu, hard_sigmoid, relu6 on integers), normalization (l2_normalize,
+batch_normalization) and moments from statistics, losses on logits and averaged per batch, and
+embedding lookups.
 
 Gradient conventions recorded from TensorFlow 2.21 (tests/conformance/cases/nn.py):
 selu'(0) = scale (the positive branch, as elu'(0) = 1); hard_sigmoid'(-3) = hard_sigmoid'(3) = 0;
