@@ -287,7 +287,9 @@ def test_frequent_retracing_is_warned_about_twice_at_most():
     assert "creating @tf.function repeatedly in a loop" in messages[2]
 
 
-@pytest.mark.parametrize("name", ["tapegrad.function", "tapegrad.tensor_spec", "tapegrad.autograph"])
+@pytest.mark.parametrize("name", ["tapegrad.function", "tapegrad.function.calls",
+                                  "tapegrad.function.polymorphic", "tapegrad.tensor_spec",
+                                  "tapegrad.autograph"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -1,0 +1,134 @@
+"""Concrete functions: a ``tf.function`` specialised to one input signature, with the inputs,
+outputs and signature text TensorFlow shows for it."""
+import inspect
+import itertools
+
+from .. import errors, nest
+from ..backend import xp as np
+from ..tensor import Tensor, convert_to_tensor
+from ..tensor_spec import TensorSpec
+from .calls import _run_eagerly
+from .keys import common_dims, map_leaves, tensor_dims, zip_leaves
+from .signatures import named_arguments, unnamed
+from .symbolic import GraphTensorView, with_symbolic_names
+from .variable_state import UndoAssignments
+
+_inference_ids = itertools.count(1)
+
+
+class ConcreteFunction:
+    """A ``tf.function`` specialised to one input signature.
+
+    Tracing runs the Python function once on example values (zeros for ``TensorSpec``
+    arguments, unknown dimensions of size 1, and once more, hidden, with size 2 to tell which
+    output dimensions follow them); variable assignments made while tracing are undone.
+    """
+
+    def __init__(self, function, named, pattern, tracing):
+        self._function = function
+        self._names = [n for n, _ in named]
+        self._templates = [v for _, v in named]
+        self._pattern = pattern
+        self.name = f"__inference_{function._name}_{next(_inference_ids)}".encode()
+        self._input_specs = self._named_specs()
+        first = self._trace(1, hide_prints=not tracing)
+        dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in nest.flatten(first)]
+        if any(d is None for spec in nest.flatten(self._input_specs)
+               for d in (spec._dims or (None,))):
+            second = nest.flatten(self._trace(2, hide_prints=True))
+            dims = [common_dims(a, tuple(b.shape)) if isinstance(b, Tensor) else a
+                    for a, b in zip(dims, second)]
+        names = (f"Identity:0" if i == 0 else f"Identity_{i}:0" for i in itertools.count())
+        flat = [GraphTensorView(next(names), d, t.dtype) if isinstance(t, Tensor) else t
+                for t, d in zip(nest.flatten(first), dims)]
+        self.structured_outputs = nest.pack_sequence_as(first, flat)
+        self.outputs = [x for x in flat if isinstance(x, GraphTensorView)]
+        self.inputs = [GraphTensorView(f"{s.name}:0", s._dims, s.dtype)
+                       for s in nest.flatten(self._input_specs)]
+
+    def _named_specs(self):
+        dims_iter = iter(tensor_dims(self._pattern))
+        out = []
+        for name, value in zip(self._names, self._templates):
+            count = itertools.count()
+
+            def spec(leaf):
+                if isinstance(leaf, (Tensor, TensorSpec)):
+                    i = next(count)
+                    return TensorSpec(next(dims_iter), leaf.dtype,
+                                      name if i == 0 else f"{name}_{i}")
+                return leaf
+            out.append(map_leaves(spec, value))
+        return out
+
+    def _example(self, unknown_size):
+        """Example arguments: the given tensors, zeros for TensorSpecs."""
+        def example(leaf):
+            if isinstance(leaf, TensorSpec):
+                if leaf._dims is None:
+                    return convert_to_tensor(np.zeros((unknown_size,) * 1,
+                                                      dtype=leaf.dtype.as_numpy_dtype))
+                shape = [unknown_size if d is None else d for d in leaf._dims]
+                return convert_to_tensor(np.zeros(shape, dtype=leaf.dtype.as_numpy_dtype))
+            return leaf
+        return [map_leaves(example, v) for v in self._templates]
+
+    def _trace(self, unknown_size, hide_prints):
+        named = list(zip(self._names, self._example(unknown_size)))
+        values = with_symbolic_names(named, tensor_dims(self._pattern))
+        with UndoAssignments():
+            return self._function._run(values, named, hide_prints)
+
+    @property
+    def structured_input_signature(self):
+        return tuple(self._input_specs), {}
+
+    @property
+    def function_type(self):
+        return self.pretty_printed_signature(False)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            _, named = named_arguments(inspect.Signature(
+                [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                 for n in self._names]), args, kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.name.decode()}() {e}") from None
+        flat_index = itertools.count()
+
+        def check(leaf, spec):
+            if not isinstance(spec, TensorSpec):
+                return leaf
+            return self._checked_input(leaf, spec, next(flat_index))
+        values = [zip_leaves(check, value, template)
+                  for (_, value), template in zip(named, self._input_specs)]
+        return self._function._run(values, named, hide_prints=not _run_eagerly[0])
+
+    def _checked_input(self, leaf, spec, i):
+        """Input ``i`` as a tensor of ``spec``'s dtype, or TensorFlow's error for another dtype."""
+        t = leaf if isinstance(leaf, Tensor) else convert_to_tensor(leaf, dtype=spec.dtype)
+        if t.dtype != spec.dtype:
+            op = self.name.decode()
+            kind = "float" if spec.dtype.name == "float32" else spec.dtype.name
+            raise errors.InvalidArgumentError(
+                f"cannot compute {op} as input #{i}(zero-based) was expected to be a "
+                f"{kind} tensor but is a {t.dtype.name} tensor [Op:{op}]")
+        return t
+
+    def _output_specs(self):
+        return nest.map_structure(
+            lambda o: TensorSpec(o._dims, o.dtype) if isinstance(o, GraphTensorView) else o,
+            self.structured_outputs)
+
+    def pretty_printed_signature(self, verbose=True):
+        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {unnamed(s)!r}"
+                           for n, s in zip(self._names, self._input_specs))
+        return (f"Input Parameters:\n{params}\nOutput Type:\n  {self._output_specs()!r}\n"
+                "Captures:\n  None")
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        params = ", ".join(f"{n}: {unnamed(s)!r}" for n, s in zip(self._names, self._input_specs))
+        return f"<ConcreteFunction ({params}) -> {self._output_specs()!r} at 0x{id(self):X}>"

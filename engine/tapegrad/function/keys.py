@@ -1,0 +1,120 @@
+"""Trace keys: what makes TensorFlow trace a ``tf.function`` again.
+
+A call's key holds the structure of its arguments, the shapes and dtypes of their tensors, the
+values of Python scalars and strings and the identity of other objects. A trace made for one key
+(its pattern, where ``None`` dimensions fit any size) serves every call whose key fits it.
+"""
+from ..backend import xp as np
+from ..tensor import Tensor, convert_to_tensor
+from ..tensor_spec import TensorSpec, dims_compatible, most_specific_common_shape
+from ..variables import Variable
+
+_TENSOR, _VARIABLE, _PYTHON, _OBJECT = "tensor", "variable", "python", "object"
+_LEAF_KINDS = (_VARIABLE, _PYTHON, _OBJECT)
+
+
+def is_array(x):
+    return isinstance(x, (np.ndarray, np.generic))
+
+
+def as_tensor_leaf(x):
+    """NumPy arrays and scalars become tensors, as TensorFlow's placeholders are."""
+    return convert_to_tensor(x) if is_array(x) else x
+
+
+def trace_key(x):
+    """The signature of one argument: structure, tensor shapes and dtypes, Python values, and
+    the identity of other objects."""
+    if isinstance(x, Tensor):
+        return (_TENSOR, tuple(x.shape), x.dtype.name)
+    if isinstance(x, TensorSpec):
+        return (_TENSOR, x._dims, x.dtype.name)
+    if isinstance(x, Variable):
+        return (_VARIABLE, tuple(x.shape), x.dtype.name)
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(trace_key(v) for v in x))
+    if isinstance(x, dict):
+        return ("dict", tuple((k, trace_key(v)) for k, v in x.items()))
+    if x is None or isinstance(x, (bool, int, float, complex, str, bytes)):
+        return (_PYTHON, x)
+    return (_OBJECT, id(x))
+
+
+def fits(pattern, key):
+    """Whether a call with ``key`` can use the trace made for ``pattern`` (None dims fit any)."""
+    if pattern[0] == _TENSOR and key[0] == _TENSOR:
+        return pattern[2] == key[2] and dims_compatible(pattern[1], key[1])
+    if pattern[0] != key[0] or len(pattern) != len(key):
+        return False
+    if pattern[0] in _LEAF_KINDS:
+        return pattern == key
+    a, b = pattern[1], key[1]
+    if len(a) != len(b):
+        return False
+    if pattern[0] == "dict":
+        return all(ka == kb and fits(va, vb) for (ka, va), (kb, vb) in zip(a, b))
+    return all(fits(va, vb) for va, vb in zip(a, b))
+
+
+def relaxed(old, new):
+    """``reduce_retracing``: the key that covers both, tensor dimensions that differ made
+    ``None``; None where the two differ in anything but tensor shapes."""
+    if old[0] == _TENSOR and new[0] == _TENSOR:
+        if old[2] != new[2]:
+            return None
+        shape = most_specific_common_shape(old[1], new[1])
+        return (_TENSOR, None if shape.rank is None else tuple(shape), new[2])
+    if old[0] != new[0] or old[0] in _LEAF_KINDS:
+        return new if old == new else None
+    a, b = old[1], new[1]
+    if len(a) != len(b):
+        return None
+    if old[0] == "dict":
+        if [k for k, _ in a] != [k for k, _ in b]:
+            return None
+        parts = [(k, relaxed(va, vb)) for (k, va), (_, vb) in zip(a, b)]
+        return None if any(p is None for _, p in parts) else (old[0], tuple(parts))
+    parts = [relaxed(va, vb) for va, vb in zip(a, b)]
+    return None if any(p is None for p in parts) else (old[0], tuple(parts))
+
+
+def tensor_dims(key):
+    """The dims of each tensor in ``key``, in the order ``map_leaves`` visits them."""
+    out = []
+    stack = [key]
+    while stack:
+        k = stack.pop()
+        if k[0] == _TENSOR:
+            out.append(k[1])
+        elif k[0] == "dict":
+            stack.extend(v for _, v in reversed(k[1]))
+        elif k[0] not in _LEAF_KINDS:
+            stack.extend(reversed(k[1]))
+    return out
+
+
+def map_leaves(fn, x):
+    """``fn`` applied to every leaf of ``x`` (lists, tuples, namedtuples, dicts in their order)."""
+    if isinstance(x, dict):
+        return type(x)((k, map_leaves(fn, v)) for k, v in x.items())
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return type(x)(*[map_leaves(fn, v) for v in x])
+    if isinstance(x, (list, tuple)):
+        return type(x)(map_leaves(fn, v) for v in x)
+    return fn(x)
+
+
+def zip_leaves(fn, value, template):
+    """``fn(leaf, template_leaf)`` for each leaf of ``value``, walked as ``template`` is."""
+    if isinstance(template, dict):
+        return {k: zip_leaves(fn, value[k], template[k]) for k in template}
+    if isinstance(template, (list, tuple)):
+        return type(value)(zip_leaves(fn, v, t) for v, t in zip(value, template))
+    return fn(value, template)
+
+
+def common_dims(a, b):
+    """The dims two traces agree on; ``None`` where they differ."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))

@@ -1,0 +1,274 @@
+"""The ``tf.function`` decorator and the ``Function`` it makes: one per Python function (and one
+per instance for a method), which keeps the traces TensorFlow would have made and runs each call
+(TensorFlow's polymorphic function)."""
+import functools
+import inspect
+import types
+import weakref
+
+from .calls import _calls, _run_eagerly, call_scope, hooked
+from .concrete import ConcreteFunction
+from .keys import as_tensor_leaf, fits, map_leaves, relaxed, tensor_dims, trace_key
+from .retracing import retracing_watch
+from .signatures import (bind_to_signature, check_input_signature,
+                         check_signature_covers_parameters, named_arguments, parameter_names,
+                         rebuild, spec_of)
+from .symbolic import outputs, with_symbolic_names
+from .variable_state import UndoAssignments, variables_made
+
+
+class FunctionSpec:
+    """What ``Function.function_spec`` tells: the Python signature and the input signature."""
+
+    def __init__(self, signature, input_signature):
+        self.fullargspec = signature
+        self.input_signature = input_signature
+
+    def __repr__(self):
+        return f"FunctionSpec(signature={self.fullargspec}, input_signature={self.input_signature})"
+
+
+class Function:
+    """A function decorated with ``tf.function`` (see the package docstring for what it keeps of
+    TensorFlow's behaviour).
+
+    >>> import tapegrad as tf
+    >>> f = tf.function(lambda x: x * 2)
+    >>> float(f(tf.constant(3.0))), f.experimental_get_tracing_count()
+    (6.0, 1)
+    """
+
+    def __init__(self, python_function, name=None, input_signature=None, reduce_retracing=False,
+                 jit_compile=None, autograph=True, signature=None, instance=None,
+                 **experimental):
+        if not callable(python_function):
+            raise TypeError(f"tf.function expects a callable, got {python_function!r}.")
+        self._python_function = python_function
+        self._instance_ref = None          # for a method seen through an instance: that one
+        if instance is not None:
+            try:
+                self._instance_ref = weakref.ref(instance)
+            except TypeError:
+                self._instance_ref = lambda: instance
+        self._name = name or getattr(python_function, "__name__", type(python_function).__name__)
+        self._input_signature = check_input_signature(input_signature)
+        self._reduce_retracing = bool(reduce_retracing
+                                      or experimental.get("experimental_relax_shapes"))
+        self._jit_compile = jit_compile
+        self._autograph = autograph
+        self._options = dict(input_signature=input_signature, reduce_retracing=reduce_retracing,
+                             jit_compile=jit_compile, autograph=autograph, **experimental)
+        self._traces = []            # the keys traced so far (patterns; None dims fit any size)
+        self._trace_count = 0        # traces TensorFlow would have made (some keys trace twice)
+        self._traced_before = False
+        self._concrete = {}          # trace key -> ConcreteFunction
+        self._bound = weakref.WeakKeyDictionary()
+        self._bound_by_id = {}
+        try:
+            self._signature = signature or inspect.signature(python_function)
+        except (TypeError, ValueError):
+            self._signature = inspect.Signature([inspect.Parameter(
+                "args", inspect.Parameter.VAR_POSITIONAL)])
+        if self._input_signature is not None and not self._looks_like_method():
+            # (a method's is checked once bound)
+            check_signature_covers_parameters(self._signature, self._input_signature)
+        functools.update_wrapper(self, python_function, updated=())
+
+    # -- attributes TensorFlow's Function has ----------------------------------------------------
+    @property
+    def python_function(self):
+        return self._target()
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def function_spec(self):
+        return FunctionSpec(self._signature, self._input_signature)
+
+    def experimental_get_tracing_count(self):
+        """How many times TensorFlow would have traced this function so far."""
+        return self._trace_count
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in self._concrete.values())
+
+    def __repr__(self):
+        return f"<tapegrad.function.Function object at 0x{id(self):x}> ({self._name})"
+
+    # -- methods: one Function per instance, as TensorFlow binds them ---------------------------
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:            # unhashable instances
+            bound = self._bound_by_id.get(id(instance))
+        if bound is None:
+            # one Function per instance, with its own traces, as TensorFlow binds methods
+            params = list(self._signature.parameters.values())[1:]     # without ``self``
+            bound = Function(self._python_function, name=self._name, instance=instance,
+                             signature=self._signature.replace(parameters=params),
+                             **self._options)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                self._bound_by_id[id(instance)] = bound
+        return bound
+
+    def _target(self):
+        if self._instance_ref is None:
+            return self._python_function
+        instance = self._instance_ref()
+        if instance is None:
+            raise ReferenceError(f"the object whose method {self._name} was bound is gone")
+        return types.MethodType(self._python_function, instance)
+
+    def _looks_like_method(self):
+        """A function defined in a class body, not yet bound: its first parameter is ``self``."""
+        params = list(self._signature.parameters)
+        return bool(params) and params[0] == "self" and self._instance_ref is None
+
+    # -- calls ---------------------------------------------------------------------------------
+    def _named_call(self, args, kwargs):
+        """The call's ``(name, value)`` arguments and its trace key."""
+        if self._input_signature is not None:
+            return bind_to_signature(self._signature, self._input_signature, args, kwargs)
+        try:
+            _, named = named_arguments(self._signature, args, kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self._name}() {e}") from None
+        named = [(n, map_leaves(as_tensor_leaf, v)) for n, v in named]
+        return named, trace_key(tuple(v for _, v in named))
+
+    def __call__(self, *args, **kwargs):
+        named, key = self._named_call(args, kwargs)
+        if _run_eagerly[0]:       # runs as plain eager code: no trace, as in TensorFlow
+            return self._run([v for _, v in named], named, hide_prints=False)
+        pattern = self._lookup(key)
+        tracing = pattern is None and _calls.muted == 0
+        first = tracing and not self._traced_before   # (even a first trace that failed counts)
+        self._traced_before = self._traced_before or tracing
+        if tracing:
+            pattern = self._new_trace(key)
+        values = [v for _, v in named]
+        if tracing:
+            values = with_symbolic_names(named, tensor_dims(pattern))
+        if _calls.depth == 0:             # TensorFlow watches the calls made eagerly
+            retracing_watch(self._python_function).note(tracing, self._target())
+        made = variables_made()
+        count = self._trace_count
+        try:
+            result = self._run(values, named, hide_prints=not tracing)
+            if variables_made() != made:
+                self._check_variables_made_once(first, values, named)
+        except BaseException:
+            if tracing:                   # a trace that failed is not kept: the next call traces
+                self._traces.remove(pattern)
+                self._trace_count = count - 1
+            raise
+        return result
+
+    def _check_variables_made_once(self, first, values, named):
+        """TensorFlow lets a function create variables on its first call only. That call it
+        traces twice (prints show twice); variables created again by the second trace, or by
+        any later call, are an error."""
+        if first:
+            self._trace_count += 1
+            made = variables_made()
+            with UndoAssignments():       # the second trace must not change the program's state
+                self._run(values, named, hide_prints=False)
+            if variables_made() == made:
+                return
+        raise ValueError(
+            "tf.function only supports singleton tf.Variables created on the first call. Make "
+            "sure the tf.Variable is only created once or created outside tf.function. See "
+            "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+
+    def _run(self, values, named, hide_prints):
+        args, kwargs = rebuild(self._signature, values, named)
+        with call_scope(f"tf.function:{self._graph_label()}", hide_prints), \
+                hooked(self._python_function):
+            return outputs(self._target()(*args, **kwargs))
+
+    def _graph_label(self):
+        """The cluster's name in the tape graph: a method's with its class (``Model.__call__``),
+        a nested function's without the enclosing ones."""
+        qualname = getattr(self._python_function, "__qualname__", None) or self._name
+        return qualname.rpartition("<locals>.")[2]
+
+    def _lookup(self, key):
+        for pattern in reversed(self._traces):
+            if fits(pattern, key):
+                return pattern
+        return None
+
+    def _new_trace(self, key):
+        if self._reduce_retracing and self._traces:
+            wider = relaxed(self._traces[-1], key)
+            if wider is not None:
+                key = wider
+        self._traces.append(key)
+        self._trace_count += 1
+        return key
+
+    # -- concrete functions ------------------------------------------------------------------------
+    def get_concrete_function(self, *args, **kwargs):
+        """The function specialised to one signature (TensorSpecs or example tensors), callable
+        with tensors; traces (and prints, as TensorFlow's tracing does) if the signature is new.
+
+        >>> import tapegrad as tf
+        >>> f = tf.function(lambda x: x + 1)
+        >>> cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+        >>> cf(tf.constant([1.0, 2.0])).numpy()
+        array([2., 3.], dtype=float32)
+        """
+        if self._input_signature is not None and not args and not kwargs:
+            names = parameter_names(self._signature)[:len(self._input_signature)]
+            named = list(zip(names, self._input_signature))
+        elif self._input_signature is not None:
+            named, _ = bind_to_signature(self._signature, self._input_signature, args, kwargs)
+            named = [(n, map_leaves(spec_of, v)) for n, v in named]
+            named = [(n, s) for (n, _), s in zip(named, self._input_signature)]
+        else:
+            _, named = named_arguments(self._signature, args, kwargs)
+            named = [(n, map_leaves(as_tensor_leaf, v)) for n, v in named]
+        key = trace_key(tuple(v for _, v in named))
+        pattern = self._lookup(key)
+        tracing = pattern is None and _calls.muted == 0
+        if tracing:
+            pattern = self._new_trace(key)
+        if pattern in self._concrete:
+            return self._concrete[pattern]
+        cf = ConcreteFunction(self, named, pattern, tracing)
+        self._concrete[pattern] = cf
+        return cf
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """``tf.function``, as a decorator with or without arguments (see the package docstring).
+
+    >>> import tapegrad as tf
+    >>> @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    ... def total(x):
+    ...     return tf.reduce_sum(x)
+    >>> float(total(tf.constant([1.0, 2.0])))
+    3.0
+    """
+    options = dict(input_signature=input_signature, autograph=autograph,
+                   jit_compile=jit_compile if jit_compile is not None else experimental_compile,
+                   reduce_retracing=reduce_retracing,
+                   experimental_relax_shapes=experimental_relax_shapes)
+
+    def decorate(fn):
+        return Function(fn, **options)
+    return decorate if func is None else decorate(func)
