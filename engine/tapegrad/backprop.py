@@ -11,6 +11,8 @@ from .backend import xp as np  # the array seam (see backend.py)
 from . import nest
 from .ground import add
 from .primitives import BINARY_RULES, UNARY_RULES, defvjp, primitive
+from . import shape_rules
+from .primitives import defshape
 from .tensor import Tensor, convert_to_tensor, wrap
 from .thread_state import state
 from .variables import Variable
@@ -18,6 +20,7 @@ from .variables import Variable
 # Reading a variable inside a tape: the edge from the variable to the tensor that was read.
 READ = primitive("ReadVariableOp", None)
 defvjp(READ, lambda g, ans, v: g)
+defshape(READ, shape_rules.same)
 
 
 class UnconnectedGradients(enum.Enum):

@@ -9,6 +9,8 @@ from .backend import xp
 from . import checks, convert
 from .kernels import dispatch as kernels
 from .primitives import TABLE, defvjp, primitive
+from . import shape_rules
+from .primitives import defshape
 from .recording import bind
 from .tensor import EagerTensor, Tensor, wrap
 from .thread_state import state
@@ -98,7 +100,9 @@ def _linear(prim, *transposes):
 # -- add and multiply ---------------------------------------------------------------------------
 # (kernels.route_*: a C kernel beneath the NumPy call where one is faster here; see kernels/)
 ADD = primitive("AddV2", kernels.route_binary("add", xp.add), incompatible)
+defshape(ADD, shape_rules.broadcasting)
 MUL = primitive("Mul", kernels.route_binary("mul", xp.multiply), incompatible)
+defshape(MUL, shape_rules.broadcasting)
 
 
 def conj_if_complex(x):
@@ -189,6 +193,7 @@ RESHAPE = primitive("Reshape", _reshape_impl, _reshape_error)
 # (reshape_to inlined: one of every backward pass's commonest rules)
 _linear(RESHAPE, lambda g, ans, x, shape: g if g._value.shape == x._value.shape and
         not state.active else bind(RESHAPE, (g,), {"shape": x._value.shape}))
+defshape(RESHAPE, shape_rules.reshape)
 
 
 def reshape_to(x, shape):
@@ -229,6 +234,7 @@ def _broadcast_to_impl(x, shape):
 
 BROADCAST_TO = primitive("BroadcastTo", _broadcast_to_impl, _broadcast_error)
 _linear(BROADCAST_TO, lambda g, ans, x, shape: unbroadcast(g, _shape(x)))
+defshape(BROADCAST_TO, shape_rules.fixed_shape("shape"))
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002
@@ -284,6 +290,7 @@ _add_reduce = xp.add.reduce if xp.__name__ == "numpy" else None
 
 SUM = primitive("Sum", kernels.route_reduce("sum", _sum_impl))
 _linear(SUM, lambda g, ans, x, axes, keepdims: broadcast_back(g, x, axes, keepdims))
+defshape(SUM, shape_rules.reduction)
 
 
 def reduce(prim, x, axis, keepdims):

@@ -1,12 +1,17 @@
-"""A primitive: an op declared once with its forward implementation on arrays, its reverse rule
-(VJP) and its forward rule (JVP). ``TABLE`` holds every primitive by name.
+"""A primitive: an op declared once, in the module of its family, with every rule it has: its
+forward implementation on arrays, its reverse rule (VJP), its forward rule (JVP), its batched
+reverse rule, the dtypes it accepts and its shape rule. ``TABLE`` holds every primitive by name.
 
-    vjp(g, ans, inputs, attrs, wanted) -> one cotangent (Tensor or None) per input
-    jvp(tangents, ans, inputs, attrs)  -> the output's tangent (Tensor or None)
+    vjp(g, ans, inputs, attrs, wanted)     -> one cotangent (Tensor or None) per input
+    jvp(tangents, ans, inputs, attrs)      -> the output's tangent (Tensor or None)
+    batched(G, ans, inputs, attrs, wanted) -> the VJP for all rows of G at once (batching.py)
+    dtypes                                 -> a ``checks.dtype_rules.Rule`` (TensorFlow's dtypes)
+    exempt                                 -> {rule kind: one-line reason it has none}
 
 This module declares primitives and their reverse rules; ``table.py`` adds the shortcuts for
 forward rules, which are written with ops (see docs/primitives.md).
 """
+from . import shape_rules
 from .checks import registry
 from .recording import bind
 from .tensor import convert_to_tensor
@@ -20,7 +25,8 @@ class NoGradient:
 
 
 class Primitive:
-    __slots__ = ("name", "impl", "vjp", "jvp", "n_in", "error", "nondiff", "shape")
+    __slots__ = ("name", "impl", "vjp", "jvp", "n_in", "error", "nondiff", "shape", "batched",
+                 "batched_vjp", "dtypes", "exempt")
 
     def __init__(self, name, impl, error=None):
         if name in TABLE:
@@ -32,6 +38,10 @@ class Primitive:
         self.error = error   # formats a clear message when impl rejects its inputs
         self.nondiff = False
         self.shape = None    # shape rule: (specs, attrs) -> Spec(s) (table.defshape, shape_rules)
+        self.batched = None  # batched reverse rule (defbatched; batching.py runs it)
+        self.batched_vjp = None   # the VJP ``batched`` mirrors (a replaced VJP disables it)
+        self.dtypes = None   # TensorFlow's accepted dtypes (checks.dtype_rules.Rule)
+        self.exempt = {}     # rule kind ("vjp", "jvp", "batched", "dtypes", "shape") -> reason
         TABLE[name] = self
 
     def __repr__(self):
@@ -41,8 +51,14 @@ class Primitive:
         return bind(self, tuple(convert_to_tensor(x) for x in inputs), attrs)
 
 
-def primitive(name, impl, error=None):
-    prim = registry.adopt(Primitive(name, impl, error))   # TF's dtype rules (checks/)
+def primitive(name, impl, error=None, dtypes=None, exempt=None):
+    """Declares the primitive ``name``: ``dtypes`` is its dtype rule (``checks.dtype_rules``),
+    ``exempt`` maps each rule kind it lacks on purpose to a one-line reason."""
+    prim = Primitive(name, impl, error)
+    prim.dtypes = dtypes
+    if exempt:
+        prim.exempt = dict(exempt)
+    registry.adopt(prim)   # TF's dtype rule in front of the implementation (checks/)
     install = PENDING_GRADIENTS.pop(name, None)
     if install is not None:
         install(prim)
@@ -93,9 +109,33 @@ def defvjp(prim, *per_input):
     return prim
 
 
+def defbatched(prim, rule):
+    """Its batched reverse rule: ``rule(G, ans, inputs, attrs, wanted)``, the VJP for all rows of
+    ``G`` (rows first) at once, mirroring the VJP the primitive has now (``batching.rule_of``
+    drops it if the VJP is replaced later, as by ``tf.RegisterGradient``)."""
+    prim.batched = rule
+    prim.batched_vjp = prim.vjp
+    return prim
+
+
+def exempt(prim, **reasons):
+    """Records rule kinds ``prim`` has none of on purpose: ``exempt(P, jvp="...")``."""
+    prim.exempt = {**prim.exempt, **reasons}
+    return prim
+
+
 def defnondiff(prim):
     """An op with no gradient by design (comparisons, floor, argmax): gives ``None``."""
     prim.nondiff = True
     prim.vjp = lambda g, ans, inputs, attrs, wanted: [None] * len(inputs)
     prim.jvp = lambda tangents, ans, inputs, attrs: None
+    return prim
+
+
+def defshape(prim, rule):
+    """Its shape rule (abstract evaluation): ``rule(*specs, **attrs)`` gives the output's
+    ``shape_rules.Spec`` (a tuple of them for several outputs) from one ``Spec(shape, dtype)`` per
+    input, ``None`` marking unknown dimensions; the installed ``prim.shape(specs, attrs)`` raises
+    TensorFlow's graph ``ValueError`` for incompatible inputs (see shape_rules.py)."""
+    prim.shape = shape_rules.named(prim.name, rule)
     return prim

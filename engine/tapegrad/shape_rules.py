@@ -22,6 +22,7 @@ Spec(shape=(None, 4, 3), dtype=tf.float32)
 from collections import namedtuple
 
 from . import dtypes
+from .backend import xp
 
 UNKNOWN = None   # a shape of unknown rank
 
@@ -65,12 +66,12 @@ def is_compatible(inferred, actual):
 
 class Mismatch(ValueError):
     """Inputs no values could make work. ``core`` is the first sentence of TensorFlow's message;
-    ``computed`` lists the values TensorFlow says it knew (``"input[1] = <3>"``)."""
+    ``extra`` the shapes of the inputs TensorFlow has and the primitive takes as attributes
+    (``("Sum/reduction_indices", "[1]")``); ``tail`` what TensorFlow says it computed."""
 
-    def __init__(self, core, computed=()):
+    def __init__(self, core, extra=(), tail=""):
         super().__init__(core)
-        self.core = core
-        self.computed = computed
+        self.core, self.extra, self.tail = core, extra, tail
 
 
 def shape_text(s):
@@ -84,15 +85,18 @@ def dtype_enum(d):
     return _DT.get(d.name, "DT_" + d.name.upper())
 
 
-def graph_message(name, specs, core, computed=()):
+def graph_message(name, specs, error):
     """TensorFlow's graph-construction message for node ``name`` (named after the op, as
     ``tf.raw_ops`` names it) with inputs ``x, y, z, ...``."""
-    inputs = ", ".join(_input_name(i) for i in range(len(specs)))
-    t = f"[T={dtype_enum(specs[0].dtype)}]" if specs else ""
-    shapes = ", ".join(shape_text(s) for s in specs)
-    tail = f" and with computed input tensors: {', '.join(computed)}" if computed else ""
-    return (f"{core} for '{{{{node {name}}}}} = {name}{t}({inputs})' with input shapes: "
-            f"{shapes}{tail}.")
+    names = [_input_name(i) for i in range(len(specs))] + [
+        n.format(op=name) for n, *_ in error.extra]
+    attrs = [f"T={dtype_enum(specs[0].dtype)}"] + [f"{e[2]}=DT_INT32" for e in error.extra
+                                                    if len(e) > 2]
+    t = f"[{', '.join(attrs)}]" if specs else ""
+    shapes = ", ".join([shape_text(s) for s in specs] + [e[1] for e in error.extra])
+    tail = f" and with {error.tail}" if error.tail else ""
+    return (f"{error.core} for '{{{{node {name}}}}} = {name}{t}({', '.join(names)})' with input "
+            f"shapes: {shapes}{tail}.")
 
 
 def _input_name(i):
@@ -105,7 +109,7 @@ def named(name, rule):
         try:
             return rule(*specs, **attrs)
         except Mismatch as e:
-            raise ValueError(graph_message(name, specs, e.core, e.computed)) from None
+            raise ValueError(graph_message(name, specs, e)) from None
     shape_rule.rule = rule
     return shape_rule
 
@@ -233,11 +237,11 @@ def reduced_shape(shape, axes, keepdims):
         axes = range(rank)
     elif isinstance(axes, int):
         axes = (axes,)
-    chosen = set()
+    axes, chosen = tuple(axes), set()
     for a in axes:
         if not -rank <= a < max(rank, 1):
             raise Mismatch(f"Invalid reduction dimension {a} for input with {rank} dimensions.",
-                           (f"input[1] = <{a}>",))
+                           (("{op}/reduction_indices", f"[{len(axes)}]", "Tidx"),),f"computed input tensors: input[1] = <{a}>")
         chosen.add(a % rank if rank else 0)
     if keepdims:
         return tuple(1 if i in chosen else d for i, d in enumerate(shape))
@@ -287,8 +291,10 @@ def reshape(x, shape, **attrs):
         missing = None if total is None or not rest else total // rest
         shape = tuple(missing if d == -1 else d for d in shape)
     elif total is not None and product(shape) != total:
-        raise Mismatch(f"Cannot reshape a tensor with {total} elements to shape "
-                       f"[{','.join(str(d) for d in shape)}] ({product(shape)} elements)")
+        text = "[" + ",".join(str(d) for d in shape) + "]"
+        raise Mismatch(f"Cannot reshape a tensor with {total} elements to shape {text} "
+                       f"({product(shape)} elements)", (("{op}/shape", f"[{len(shape)}]", "Tshape"),),
+                       f"input tensors computed as partial shapes: input[1] = {text}")
     return Spec(shape, x.dtype)
 
 
@@ -304,7 +310,8 @@ def transpose(x, perm, **attrs):
     if x.shape is None:
         return Spec((None,) * len(perm), x.dtype)
     if len(perm) != len(x.shape):
-        raise Mismatch(f"Dimension must be {len(x.shape)} but is {len(perm)}")
+        raise Mismatch(f"Dimension must be {len(x.shape)} but is {len(perm)}",
+                       (("{op}/perm", f"[{len(perm)}]", "Tperm"),))
     return Spec(tuple(x.shape[p] for p in perm), x.dtype)
 
 
@@ -314,28 +321,28 @@ def concat(*xs, axis, **attrs):
     if not shapes:
         return Spec(None, xs[0].dtype)
     rank = len(shapes[0])
+    extra = (("{op}/axis", "[]", "Tidx"),)
     if not -rank <= axis < rank:
         raise Mismatch(f"Shape must be at least rank {axis + 1 if axis >= 0 else -axis} but is "
-                       f"rank {rank}", (f"input[{len(xs)}] = <{axis}>",))
+                       f"rank {rank}", extra, f"computed input tensors: input[{len(xs)}] = <{axis}>")
     axis %= rank
-    out = list(shapes[0])
+    rest = shapes[0][:axis] + shapes[0][axis + 1:]
     for s in shapes[1:]:
         if len(s) != rank:
-            raise Mismatch(f"Shape must be rank {rank} but is rank {len(s)}")
-        for i, d in enumerate(s):
-            if i != axis:
-                out[i] = _concat_dim(out, s, i, d)
+            raise Mismatch(f"Shape must be rank {rank} but is rank {len(s)}", extra)
+        other = s[:axis] + s[axis + 1:]
+        try:
+            rest = tuple(merge_dim(a, b) for a, b in zip(rest, other))
+        except Mismatch:
+            i = next(i for i, (a, b) in enumerate(zip(rest, other))
+                     if a is not None and b is not None and a != b)
+            raise Mismatch(
+                f"Dimension {i} in both shapes must be equal, but are {rest[i]} and {other[i]}. "
+                f"Shapes are {_list(rest)} and {_list(other)}.", extra,
+                f"computed input tensors: input[{len(xs)}] = <{axis}>") from None
     sizes = [s[axis] for s in shapes]
-    out[axis] = sum(sizes) if len(shapes) == len(xs) and None not in sizes else None
-    return Spec(tuple(out), xs[0].dtype)
-
-
-def _concat_dim(out, s, i, d):
-    try:
-        return merge_dim(out[i], d)
-    except Mismatch:
-        raise Mismatch(f"Dimension {i} in both shapes must be equal, but are {out[i]} and {d}. "
-                       f"Shapes are {_list(out)} and {_list(s)}.") from None
+    size = sum(sizes) if len(shapes) == len(xs) and None not in sizes else None
+    return Spec(rest[:axis] + (size,) + rest[axis:], xs[0].dtype)
 
 
 def _list(shape):
@@ -389,3 +396,201 @@ def matrix_scalar(x, *rest, **attrs):
     """Determinants: the batch shape of square matrices."""
     shape = matrix_batch(x, square=True)
     return Spec(None if shape is None else shape[:-2], x.dtype)
+
+
+def _dims(shape, start, stop=None):
+    return None if shape is None else tuple(shape[start:stop])
+
+
+def complex_of(d):
+    return dtypes.complex128 if d.name in ("float64", "complex128") else dtypes.complex64
+
+
+def sliced(x, index, **attrs):
+    """``x[index]`` (basic indexing: ints, slices, None, Ellipsis): each unknown dimension is
+    tried at three sizes; an output dimension that differs between them is unknown."""
+    if x.shape is None:
+        return Spec(None, x.dtype)
+    results = []
+    for size in (1_000_003, 1_000_033, 1):
+        dims = tuple(size if d is None else d for d in x.shape)
+        try:
+            results.append(_probe(dims)[index].shape)
+        except IndexError:
+            continue
+    if not results or len({len(r) for r in results}) > 1:
+        return Spec(None, x.dtype)
+    return Spec(tuple(r[0] if len(set(r)) == 1 else None for r in zip(*results)), x.dtype)
+
+
+def _probe(dims):
+    return xp.broadcast_to(xp.zeros((), "b"), dims)   # (a zero-stride view: no data)
+
+
+def windows(x, ksize, out, **attrs):
+    """Sliding windows gathered (N, *out, *ksize, C): ``GatherWindows``, ``Im2Col``."""
+    shape = x.shape
+    return Spec(None if shape is None else (shape[0],) + tuple(out) + tuple(ksize) + (shape[-1],),
+                x.dtype)
+
+
+def image_sizes(attr):
+    """(N, *attrs[attr], C) from a (N, ..., C) input (pools, windows scattered back)."""
+    def rule(x, *rest, **attrs):
+        shape = x.shape
+        return Spec(None if shape is None else (shape[0],) + tuple(attrs[attr]) + (shape[-1],),
+                    x.dtype)
+    return rule
+
+
+def convolution(attr):
+    """(N, *attrs[attr], out channels): the filter's last dim; the input's depth a multiple of
+    the filter's input depth (TensorFlow's message)."""
+    def rule(x, w, **attrs):
+        if x.shape is not None and w.shape is not None:
+            c, k = x.shape[-1], w.shape[-2]
+            if c is not None and k and c % k:
+                raise Mismatch(f"Depth of input ({c}) is not a multiple of input depth of "
+                               f"filter ({k})")
+        n = None if x.shape is None else x.shape[0]
+        o = None if w.shape is None else w.shape[-1]
+        return Spec((n,) + tuple(attrs[attr]) + (o,), x.dtype)
+    return rule
+
+
+def without_axis(x, *rest, axis=-1, **attrs):
+    """``x``'s shape with ``axis`` removed (losses over a class axis)."""
+    shape = broadcasting(x, *rest[:1]).shape if rest and rest[0].dtype == x.dtype else x.shape
+    return Spec(reduced_shape(shape, (axis,), False), x.dtype)
+
+
+def tile(x, multiples, **attrs):
+    return Spec(None if x.shape is None else tuple(
+        None if d is None else d * m for d, m in zip(x.shape, multiples)), x.dtype)
+
+
+def pad(x, paddings, **attrs):
+    if x.shape is None:
+        return Spec((None,) * len(paddings), x.dtype)
+    return Spec(tuple(None if d is None else d + int(p[0]) + int(p[1])
+                      for d, p in zip(x.shape, paddings)), x.dtype)
+
+
+def einsum_shape(terms, out, shapes):
+    """The output of ``einsum(terms -> out)`` for the inputs' shapes (no ellipsis)."""
+    size = {}
+    for term, shape in zip(terms, shapes):
+        if shape is None or "." in term:
+            return None
+        if len(term) != len(shape):
+            raise Mismatch(f"Expected dimension {len(term)} at axis 0 of the input shaped "
+                           f"{_list(shape)} but got dimension {len(shape)}")
+        for letter, d in zip(term, shape):
+            before = size.get(letter, 1)
+            size[letter] = d if before == 1 else before if d == 1 else merge_dim(before, d)
+    return tuple(size.get(letter) for letter in out)
+
+
+def einsum(*xs, terms, out, **attrs):
+    return Spec(einsum_shape(terms, out, [x.shape for x in xs]), xs[0].dtype)
+
+
+def einsum_one(x, spec, **attrs):
+    """A one-operand einsum given as ``"ii->i"`` (diagonals)."""
+    term, out = spec.split("->")
+    return Spec(einsum_shape((term,), out, [x.shape]), x.dtype)
+
+
+def segments(data, ids, num_segments, axis=0, **attrs):
+    """Unsorted segment reductions: the ids' axes of ``data`` become ``num_segments``."""
+    if data.shape is None or ids.shape is None:
+        return Spec(None, data.dtype)
+    rest = data.shape[axis + len(ids.shape):]
+    return Spec(tuple(data.shape[:axis]) + (num_segments,) + tuple(rest), data.dtype)
+
+
+def gather(params, indices, axis, **attrs):
+    if params.shape is None or indices.shape is None:
+        return Spec(None, params.dtype)
+    axis %= max(len(params.shape), 1)
+    return Spec(params.shape[:axis] + indices.shape + params.shape[axis + 1:], params.dtype)
+
+
+def gather_nd(params, indices, **attrs):
+    if params.shape is None or indices.shape is None or indices.shape[-1] is None:
+        return Spec(None, params.dtype)
+    return Spec(indices.shape[:-1] + params.shape[indices.shape[-1]:], params.dtype)
+
+
+def solve(a, b, **attrs):
+    """Matrix solves: ``a`` square batches, the right-hand side's shape after broadcasting."""
+    sa, sb = matrix_batch(a, square=True), with_rank_at_least(b, 2)
+    if sa is None or sb is None:
+        return Spec(sb if sa is None else None, b.dtype)
+    merge_dim(sa[-1], sb[-2])
+    return Spec(broadcast_shapes(sa[:-2], sb[:-2]) + sb[-2:], b.dtype)
+
+
+def eig_values(dtype_of=None):
+    """Eigenvalues of square batches: the last axis dropped (complex for a general matrix)."""
+    def rule(a, **attrs):
+        shape = matrix_batch(a, square=True)
+        d = a.dtype if dtype_of is None else dtype_of(a.dtype)
+        return Spec(None if shape is None else shape[:-1], d)
+    return rule
+
+
+def decomposition(part):
+    """SVD and QR factors of (…, m, n) with ``full_matrices``: ``part`` is "s", "u", "v", "q"
+    or "r"."""
+    def rule(a, full_matrices=False, **attrs):
+        shape = matrix_batch(a)
+        if shape is None:
+            return Spec(None, a.dtype)
+        m, n = shape[-2:]
+        k = None if m is None or n is None else min(m, n)
+        tail = {"s": (k,), "u": (m, m if full_matrices else k), "v": (n, n if full_matrices else k),
+                "q": (m, m if full_matrices else k), "r": (m if full_matrices else k, n)}[part]
+        return Spec(shape[:-2] + tail, a.dtype)
+    return rule
+
+
+def fft(real_in=False, real_out=False):
+    """``FFT``/``IFFT`` (same), ``RFFT`` (last axis n//2+1, complex), ``IRFFT`` (``lengths``)."""
+    def rule(x, rank, lengths=None, **attrs):
+        shape = x.shape
+        if real_in:
+            last = None if shape is None or shape[-1] is None else shape[-1] // 2 + 1
+            shape = None if shape is None else shape[:-1] + (last,)
+            return Spec(shape, complex_of(x.dtype))
+        if real_out:
+            shape = None if shape is None else shape[:-rank] + tuple(lengths)
+            return Spec(shape, x.dtype.real_dtype)
+        return Spec(shape, x.dtype)
+    return rule
+
+
+def bitcast(x, dtype, **attrs):
+    dtype = dtypes.as_dtype(dtype)
+    src, dst = x.dtype.size, dtype.size
+    if x.shape is None or src == dst:
+        return Spec(x.shape, dtype)
+    if src > dst:
+        return Spec(x.shape + (src // dst,), dtype)
+    if x.shape[-1] not in (None, dst // src):
+        raise Mismatch(f"Cannot bitcast from {x.dtype.name} to {dtype.name}")
+    return Spec(x.shape[:-1], dtype)
+
+
+def bincount(values, weights=None, minlength=None, maxlength=None, out_dtype="int32", **attrs):
+    """Counts: one dimension, known only when ``minlength == maxlength`` (else value-sized)."""
+    size = minlength if minlength is not None and minlength == maxlength else None
+    return Spec((size,), dtypes.as_dtype(out_dtype))
+
+
+def stitch(*arrays, count, **attrs):
+    """``dynamic_stitch``: a first dimension sized by the indices' values, then the data's."""
+    index, data = arrays[0], arrays[count]
+    if index.shape is None or data.shape is None:
+        return Spec(None, data.dtype)
+    return Spec((None,) + data.shape[len(index.shape):], data.dtype)

@@ -1,15 +1,19 @@
 """The one table of primitives: declare a primitive and its rules here.
 
-Each primitive is declared once with its forward implementation on arrays, its reverse rule (VJP)
-and its forward rule (JVP). Rules are written with the engine's own ops, so an outer tape records
-them and higher-order derivatives come for free.
+Each primitive is declared once, in the module of its family, with its forward implementation on
+arrays, its reverse rule (VJP), its forward rule (JVP), its batched rule (``defbatched``, or a
+maker of ``batching.py``), its dtype rule (``primitive(..., dtypes=...)``) and its shape rule
+(``defshape``); a rule kind it has none of on purpose is listed in ``exempt`` with a reason.
+Rules are written with the engine's own ops, so an outer tape records them and higher-order
+derivatives come for free.
 
     vjp(g, ans, inputs, attrs, wanted) -> one cotangent (Tensor or None) per input
     jvp(tangents, ans, inputs, attrs)  -> the output's tangent (Tensor or None)
 
 Most entries are declared with a shortcut: ``defvjp``/``defjvp`` take one function per input
 (``f(g, ans, *inputs, **attrs)``), ``elementwise`` takes the derivative once for both modes, and
-``deflinear`` gives a linear op its JVP for free.
+``deflinear`` gives a linear op its JVP for free. ``defshape`` declares the shape rule (abstract
+evaluation, made with ``shape_rules``'s makers); ``elementwise`` gives its op ``shape_rules.same``.
 
 ``Primitive``, ``primitive``, ``defvjp`` and ``defnondiff`` come from ``primitives.py``; the
 shortcuts that need ops (forward rules) are made with the ground ops of ``ground.py``.
@@ -24,26 +28,18 @@ Declaring a new primitive (see docs/primitives.md)::
 from . import shape_rules
 from .ground import conj_if_complex, linear_jvp, multiply, sum_of_jvps, times
 from .primitives import (  # noqa: F401  (the table's names, importable from here)
-    BINARY_RULES, PENDING_GRADIENTS, TABLE, NoGradient, Primitive, defnondiff, defvjp, primitive,
+    BINARY_RULES, PENDING_GRADIENTS, TABLE, NoGradient, Primitive, defbatched, defnondiff,
+    defshape, defvjp, exempt, primitive,
 )
 
 # Primitive -> the VJP ``elementwise`` gave it: a rule ``g * f'(x)`` that also takes a cotangent
-# with extra leading axes (batched jacobians, tapegrad.batching) while it is still the op's VJP.
+# with extra leading axes, so it is also the primitive's batched rule (tapegrad.batching).
 ELEMENTWISE = {}
 
 
 def defjvp(prim, *per_input):
     """Forward rules, one per input: ``f(t, ans, *inputs, **attrs)``; contributions are summed."""
     prim.jvp = sum_of_jvps(per_input)
-    return prim
-
-
-def defshape(prim, rule):
-    """Its shape rule (abstract evaluation): ``rule(*specs, **attrs)`` gives the output's
-    ``shape_rules.Spec`` (a tuple of them for several outputs) from one ``Spec(shape, dtype)`` per
-    input, ``None`` marking unknown dimensions; the installed ``prim.shape(specs, attrs)`` raises
-    TensorFlow's graph ``ValueError`` for incompatible inputs (see shape_rules.py)."""
-    prim.shape = shape_rules.named(prim.name, rule)
     return prim
 
 
@@ -54,10 +50,13 @@ def deflinear(prim, *transposes):
     return prim
 
 
-def elementwise(name, impl, deriv, error=None):
-    """A unary elementwise primitive from its derivative ``deriv(ans, x) -> Tensor``."""
-    prim = primitive(name, impl, error)
+def elementwise(name, impl, deriv, error=None, dtypes=None, exempt=None):
+    """A unary elementwise primitive from its derivative ``deriv(ans, x) -> Tensor``: its VJP
+    ``g * f'(x)`` broadcasts over leading rows, so it is its batched rule too."""
+    prim = primitive(name, impl, error, dtypes=dtypes, exempt=exempt)
+    defshape(prim, shape_rules.same)   # (a rule declared after it replaces this one)
     defvjp(prim, lambda g, ans, x: times(g, conj_if_complex(deriv(ans, x))))   # TF: conj
     defjvp(prim, lambda t, ans, x: multiply(t, deriv(ans, x)))
+    defbatched(prim, prim.vjp)
     ELEMENTWISE[prim] = prim.vjp
     return prim

@@ -7,6 +7,8 @@ from ..ground import NO_ATTRS, incompatible, scalar_like, unary, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import multiply, negative, subtract
 
@@ -33,10 +35,12 @@ for _prim, _kernel in ((SIGMOID, "sigmoid_grad"), (SOFTPLUS, "softplus_grad")):
 # relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
 # zero (not None), so relu'' is zeros, as in TF.
 RELU = primitive("Relu", kernels.route_unary("relu", _relu_impl))
+defshape(RELU, shape_rules.same)
 # (``where`` without NumPy's array-function dispatcher, a Python call, where it has one)
 _where = getattr(xp.where, "_implementation", xp.where)
 RELU_GRAD = primitive("ReluGrad", kernels.route_relu_grad(
     lambda g, x: _where(x > 0, g, xp.zeros((), g.dtype))), incompatible)
+defshape(RELU_GRAD, shape_rules.same_as(1))
 # Speed: a cotangent of the input's dtype binds directly (relu_grad's conversion hands both back).
 defvjp(RELU, lambda g, ans, x: bind(RELU_GRAD, (g, x), NO_ATTRS) if type(g) is EagerTensor
        and type(x) is EagerTensor and g._value.dtype == x._value.dtype else relu_grad(g, x))

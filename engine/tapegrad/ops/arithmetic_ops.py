@@ -17,6 +17,8 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..tensor import EagerTensor, convert_to_tensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
 
@@ -27,11 +29,17 @@ def _shape(x):
 
 # -- binary, with broadcasting: each VJP undoes broadcasting with ``unbroadcast`` -----------------
 SUB = primitive("Sub", kernels.route_binary("sub", xp.subtract), incompatible)
+defshape(SUB, shape_rules.broadcasting)
 DIV = primitive("RealDiv", kernels.route_binary("div", quiet(xp.true_divide)), incompatible)
+defshape(DIV, shape_rules.broadcasting)
 MAXIMUM = primitive("Maximum", kernels.route_binary("max", xp.maximum), incompatible)
+defshape(MAXIMUM, shape_rules.broadcasting)
 MINIMUM = primitive("Minimum", kernels.route_binary("min", xp.minimum), incompatible)
+defshape(MINIMUM, shape_rules.broadcasting)
 FLOORDIV = primitive("FloorDiv", quiet(xp.floor_divide), incompatible)
+defshape(FLOORDIV, shape_rules.broadcasting)
 FLOORMOD = primitive("FloorMod", quiet(xp.mod), incompatible)
+defshape(FLOORMOD, shape_rules.broadcasting)
 
 
 def _integer_division(op, x, y):
@@ -145,9 +153,11 @@ defjvp(FLOORMOD, lambda t, ans, x, y: t,
 # -- negation, absolute value, sign, rounding ------------------------------------------------------
 NEG = primitive("Neg", kernels.route_unary("neg", xp.negative))
 deflinear(NEG, lambda g, ans, x: negative(g))
+defshape(NEG, shape_rules.same)
 
 
 ABS = elementwise("Abs", kernels.route_unary("abs", xp.abs), lambda ans, x: sign(x))
+defshape(ABS, shape_rules.real_of)
 
 
 def _abs_vjp(g, ans, x):
@@ -161,9 +171,13 @@ defvjp(ABS, _abs_vjp)
 SIGN = primitive("Sign", xp.sign)  # TensorFlow registers a zero gradient (not None) for Sign
 defvjp(SIGN, lambda g, ans, x: zeros_of(x))
 defjvp(SIGN, lambda t, ans, x: zeros_of(ans))
+defshape(SIGN, shape_rules.same)
 FLOOR = defnondiff(primitive("Floor", xp.floor))   # TensorFlow: gradient None
+defshape(FLOOR, shape_rules.same)
 CEIL = defnondiff(primitive("Ceil", xp.ceil))
+defshape(CEIL, shape_rules.same)
 ROUND = defnondiff(primitive("Round", xp.round))    # banker's rounding, as TensorFlow
+defshape(ROUND, shape_rules.same)
 
 
 def negative(x, name=None):
@@ -202,6 +216,7 @@ CAST = primitive("Cast", _cast_impl)
 defvjp(CAST, lambda g, ans, x, dtype: cast(g, x._value.dtype)
        if x._value.dtype.kind in "fc" and g._value.dtype.kind in "fc" else None)
 defjvp(CAST, lambda t, ans, x, dtype: cast(t, dtype) if xp.dtype(dtype).kind in "fc" else None)
+defshape(CAST, shape_rules.cast)
 
 
 def cast(x, dtype, name=None):
@@ -218,7 +233,9 @@ def cast(x, dtype, name=None):
 
 IDENTITY = primitive("Identity", lambda x: x)
 deflinear(IDENTITY, lambda g, ans, x: g)
+defshape(IDENTITY, shape_rules.same)
 STOP_GRADIENT = defnondiff(primitive("StopGradient", lambda x: x))
+defshape(STOP_GRADIENT, shape_rules.same)
 
 
 def identity(x, name=None):
@@ -317,7 +334,9 @@ def _truncate_mod_impl(x, y):
 
 
 TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl))   # TF: None, None
+defshape(TRUNCATE_DIV, shape_rules.broadcasting)
 TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl)  # TF registers no gradient: LookupError
+defshape(TRUNCATE_MOD, shape_rules.broadcasting)
 
 
 def _pair(x, y, op):

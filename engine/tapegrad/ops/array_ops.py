@@ -9,6 +9,8 @@ from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's
 from ..ground import conj_if_complex
 from ..recording import bind
 from ..table import deflinear, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
 
 
@@ -23,6 +25,7 @@ def _fmt(shape):
 # -- reshape and broadcast_to are the ground's; transpose ----------------------------------------
 TRANSPOSE = primitive("Transpose", lambda x, perm: xp.transpose(x, perm).copy())
 deflinear(TRANSPOSE, lambda g, ans, x, perm: transpose(g, tuple(int(i) for i in xp.argsort(perm))))
+defshape(TRANSPOSE, shape_rules.transpose)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -111,6 +114,7 @@ def _concat_vjp(g, ans, inputs, attrs, wanted):
 
 CONCAT = primitive("ConcatV2", lambda *xs, axis: xp.concatenate(xs, axis=axis), _concat_error)
 deflinear(CONCAT)
+defshape(CONCAT, shape_rules.concat)
 CONCAT.vjp = _concat_vjp
 
 
@@ -141,6 +145,7 @@ def _stack_error(inputs, attrs, exc):
 
 PACK = primitive("Pack", lambda *xs, axis: xp.stack(xs, axis=axis), _stack_error)
 deflinear(PACK)
+defshape(PACK, shape_rules.stack)
 PACK.vjp = _stack_vjp
 
 
@@ -219,7 +224,9 @@ def _slice_grad_impl(g, shape, index):
 
 
 STRIDED_SLICE = primitive("StridedSlice", _slice_impl, _slice_error)
+defshape(STRIDED_SLICE, shape_rules.sliced)
 STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _slice_grad_impl)
+defshape(STRIDED_SLICE_GRAD, shape_rules.fixed_shape("shape"))
 deflinear(STRIDED_SLICE, lambda g, ans, x, index: bind(
     STRIDED_SLICE_GRAD, (g,), {"shape": _shape(x), "index": index}))
 deflinear(STRIDED_SLICE_GRAD, lambda g, ans, x, shape, index: getitem(g, index))

@@ -7,6 +7,8 @@ clamped into ``[0, width - 1]`` (so ``1 << 40`` in int32 is ``1 << 31``, and ``x
 from ..backend import xp
 from ..ground import binary, unary
 from ..table import defnondiff, primitive
+from .. import shape_rules
+from ..table import defshape
 
 
 def _shift_amount(x, y):
@@ -25,11 +27,17 @@ def _right_shift(x, y):
 
 
 BITWISE_AND = defnondiff(primitive("BitwiseAnd", xp.bitwise_and))
+defshape(BITWISE_AND, shape_rules.broadcasting)
 BITWISE_OR = defnondiff(primitive("BitwiseOr", xp.bitwise_or))
+defshape(BITWISE_OR, shape_rules.broadcasting)
 BITWISE_XOR = defnondiff(primitive("BitwiseXor", xp.bitwise_xor))
+defshape(BITWISE_XOR, shape_rules.broadcasting)
 INVERT = defnondiff(primitive("Invert", xp.invert))
+defshape(INVERT, shape_rules.same)
 LEFT_SHIFT = defnondiff(primitive("LeftShift", _left_shift))
+defshape(LEFT_SHIFT, shape_rules.broadcasting)
 RIGHT_SHIFT = defnondiff(primitive("RightShift", _right_shift))
+defshape(RIGHT_SHIFT, shape_rules.broadcasting)
 
 
 def bitwise_and(x, y, name=None):

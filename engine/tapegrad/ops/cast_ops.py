@@ -6,6 +6,8 @@ from ..dtypes import as_dtype, from_numpy
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defnondiff, primitive
+from .. import shape_rules
+from ..table import defshape
 from .arithmetic_ops import cast, clip_by_value
 
 
@@ -48,6 +50,7 @@ def _bitcast(x, dtype):
 
 
 BITCAST = defnondiff(primitive("Bitcast", _bitcast))
+defshape(BITCAST, shape_rules.bitcast)
 
 
 def bitcast(input, type, name=None):  # noqa: A002 - TensorFlow's argument names

@@ -12,6 +12,8 @@ from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..ground import add, multiply
 from ..recording import bind
 from ..table import defnondiff, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from .arithmetic_ops import maximum, subtract
 from .array_ops import stack, unstack
@@ -109,6 +111,7 @@ def _hsv_to_rgb(x):
 
 
 HSV_TO_RGB = defnondiff(primitive("HSVToRGB", _hsv_to_rgb))
+defshape(HSV_TO_RGB, shape_rules.same)
 
 
 def hsv_to_rgb(images, name=None):
@@ -175,6 +178,7 @@ def _adjust_hue(x, delta):
 
 
 ADJUST_HUE = primitive("AdjustHue", _adjust_hue)                 # no gradient, as in TF
+defshape(ADJUST_HUE, shape_rules.same)
 
 
 def _float_image_op(image, fn):
@@ -226,6 +230,7 @@ def _adjust_saturation(x, scale):
 
 
 ADJUST_SATURATION = primitive("AdjustSaturation", _adjust_saturation)   # no gradient, as TF
+defshape(ADJUST_SATURATION, shape_rules.same)
 
 
 def adjust_saturation(image, saturation_factor, name=None):
@@ -246,6 +251,7 @@ def _adjust_contrast(images, contrast_factor):
 
 
 ADJUST_CONTRAST = primitive("AdjustContrastv2", _adjust_contrast)  # no vjp: LookupError
+defshape(ADJUST_CONTRAST, shape_rules.same)
 
 
 def adjust_contrast(images, contrast_factor):

@@ -7,6 +7,8 @@ the rules below follow it: Real's gradient is complex(g, 0), Imag's complex(0, g
 from ..backend import xp
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from .array_ops import zeros_like
@@ -24,9 +26,14 @@ def _real_dtype(z):
 
 
 COMPLEX = primitive("Complex", _complex_impl)
+defshape(COMPLEX, lambda re, im: shape_rules.Spec(shape_rules.broadcasting(re, im).shape,
+                                              shape_rules.complex_of(re.dtype)))
 REAL = primitive("Real", lambda z: xp.array(xp.real(z), dtype=_real_dtype(z)))   # a copy:
+defshape(REAL, shape_rules.real_of)
 IMAG = primitive("Imag", lambda z: xp.array(xp.imag(z), dtype=_real_dtype(z)))   # C-ordered
+defshape(IMAG, shape_rules.real_of)
 CONJ = primitive("Conj", xp.conj)
+defshape(CONJ, shape_rules.same)
 
 
 def _complex_of(re, im):

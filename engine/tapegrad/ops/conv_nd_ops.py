@@ -13,6 +13,8 @@ from ..errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from ..ground import reshape
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from .conv1d_ops import conv1d
 from .conv_ops import conv2d
 from .matmul_ops import matmul
@@ -160,6 +162,7 @@ def _fail_missing_attr(*args, **attrs):
 UNSET_DATA_FORMAT = primitive("UnsetDataFormatIdentity", lambda x: x)
 defvjp(UNSET_DATA_FORMAT, _fail_missing_attr)
 defjvp(UNSET_DATA_FORMAT, _fail_missing_attr)
+defshape(UNSET_DATA_FORMAT, shape_rules.same)
 
 
 def _attr_missing_in_gradient(y):
@@ -304,6 +307,7 @@ def _raw_conv_impl(x, w, strides, dilations, pads, out):
 
 # TensorFlow registers no gradient for the raw "Conv" op: a primitive with no rule does the same.
 RAW_CONV = primitive("Conv", _raw_conv_impl)
+defshape(RAW_CONV, shape_rules.convolution("out"))
 
 
 def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHANNELS_LAST",  # noqa: A002

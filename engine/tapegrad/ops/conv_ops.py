@@ -12,6 +12,8 @@ from ..checks import check_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import defjvp, deflinear, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from .. import convert
 from ..ground import reduce_sum, reshape
 from ..tensor import wrap
@@ -69,7 +71,9 @@ def _col2im_impl(cols, ksize, strides, dilations, pads, out_hw, in_hw):
 
 
 IM2COL = primitive("Im2Col", _im2col_impl)
+defshape(IM2COL, lambda x, ksize, out_hw, **a: shape_rules.windows(x, ksize, out_hw))
 COL2IM = primitive("Col2Im", _col2im_impl)
+defshape(COL2IM, shape_rules.image_sizes("in_hw"))
 deflinear(IM2COL, lambda g, ans, x, **a: bind(COL2IM, (g,), a))
 deflinear(COL2IM, lambda g, ans, cols, **a: bind(IM2COL, (g,), a))
 
@@ -84,6 +88,7 @@ def _conv_impl(x, w, ksize, strides, dilations, pads, out_hw, in_hw):
 
 
 CONV2D = primitive("Conv2D", _conv_impl)
+defshape(CONV2D, shape_rules.convolution("out_hw"))
 
 
 def _conv_vjp_x(g, ans, x, w, **a):
@@ -191,8 +196,11 @@ def _scatter_to_max(x, g, **a):
 
 
 MAX_POOL = primitive("MaxPool", lambda x, **a: _take_at_max(x, x, **a))
+defshape(MAX_POOL, shape_rules.image_sizes("out_hw"))
 MAX_POOL_GRAD = primitive("MaxPoolGrad", _scatter_to_max)          # (x, g) -> dx
+defshape(MAX_POOL_GRAD, shape_rules.same)
 MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max)    # (x, t) -> t at the maxima
+defshape(MAX_POOL_GRAD_GRAD, shape_rules.image_sizes("out_hw"))
 defvjp(MAX_POOL, lambda g, ans, x, **a: bind(MAX_POOL_GRAD, (x, g), a))
 defjvp(MAX_POOL, lambda t, ans, x, **a: bind(MAX_POOL_GRAD_GRAD, (x, t), a))
 # The window's winner is piecewise constant in x: no gradient flows to it.

@@ -10,6 +10,8 @@ from ..dtypes import as_dtype, int32, int64
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 
@@ -54,6 +56,7 @@ DENSE_BINCOUNT = primitive(
     "DenseBincount",
     lambda values, weights, minlength, maxlength, out_dtype: _bincount_impl(
         values, weights, minlength, maxlength, out_dtype))   # no gradient registered, as in TF
+defshape(DENSE_BINCOUNT, shape_rules.bincount)
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=int32, name=None,

@@ -28,6 +28,8 @@ from ..backend import xp
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import multiply, reduce_sum, reshape
@@ -167,7 +169,9 @@ def _ctc_impl(logits, labels, label_length, logit_length, blank, log_0, want_gra
 
 
 CTC_LOSS = primitive("CTCLoss", lambda x, **k: _ctc_impl(x, want_grad=False, **k))
+defshape(CTC_LOSS, lambda x, **k: shape_rules.Spec(None if x.shape is None else x.shape[1:2], x.dtype))
 CTC_LOSS_GRAD = primitive("CTCLossGrad", lambda x, **k: _ctc_impl(x, want_grad=True, **k))
+defshape(CTC_LOSS_GRAD, shape_rules.same)
 defvjp(CTC_LOSS, lambda g, ans, x, **k: multiply(reshape(g, (1, -1, 1)),
                                                  bind(CTC_LOSS_GRAD, (x,), k)))
 defjvp(CTC_LOSS, lambda t, ans, x, **k: reduce_sum(multiply(bind(CTC_LOSS_GRAD, (x,), k), t),

@@ -4,6 +4,8 @@ from .. import checks, convert
 from ..ground import quiet
 from ..recording import bind
 from ..table import deflinear, defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from .arithmetic_ops import multiply, realdiv
 
 
@@ -26,7 +28,9 @@ def _cum_impl(fn, identity):
 CUMSUM = primitive("Cumsum", _cum_impl(xp.cumsum, 0))
 deflinear(CUMSUM, lambda g, ans, x, axis, exclusive, reverse: cumsum(
     g, axis=axis, exclusive=exclusive, reverse=not reverse))
+defshape(CUMSUM, shape_rules.same)
 CUMPROD = primitive("Cumprod", quiet(_cum_impl(xp.cumprod, 1)))
+defshape(CUMPROD, shape_rules.same)
 
 
 def _cumprod_vjp(g, ans, x, axis, exclusive, reverse):

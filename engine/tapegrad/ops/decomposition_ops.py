@@ -29,6 +29,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import add, multiply, reduce_sum, reshape
@@ -107,7 +109,9 @@ def _eigh_vectors(a):
 
 
 EIGH_VALUES = primitive("SelfAdjointEigV2", _quiet(_eigh_values, "SelfAdjointEigV2"))
+defshape(EIGH_VALUES, shape_rules.eig_values())
 EIGH_VECTORS = primitive("SelfAdjointEigV2Vectors", _quiet(_eigh_vectors, "SelfAdjointEigV2"))
+defshape(EIGH_VECTORS, shape_rules.square_matrix)
 
 
 def _lower_symmetrized(g):
@@ -190,10 +194,13 @@ def _svd_parts(a, full_matrices):
 
 SVD_S = primitive("Svd", _quiet(lambda a: _svd_parts(a, False)[1].astype(a.dtype, copy=False),
                                 "Svd"))
+defshape(SVD_S, shape_rules.decomposition("s"))
 SVD_U = primitive("SvdU", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
     _svd_parts(a, full_matrices)[0].astype(a.dtype, copy=False)), "Svd"))
+defshape(SVD_U, shape_rules.decomposition("u"))
 SVD_V = primitive("SvdV", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
     _svd_parts(a, full_matrices)[2].astype(a.dtype, copy=False)), "Svd"))
+defshape(SVD_V, shape_rules.decomposition("v"))
 
 
 def _reduced(a):
@@ -333,7 +340,9 @@ def _qr_impl(a, full_matrices, part):
 
 
 QR_Q = primitive("Qr", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 0), "Qr"))
+defshape(QR_Q, shape_rules.decomposition("q"))
 QR_R = primitive("QrR", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 1), "Qr"))
+defshape(QR_R, shape_rules.decomposition("r"))
 
 
 def _qr_factors(a):

@@ -17,6 +17,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import add, multiply, reduce_sum
@@ -38,7 +40,10 @@ def _eig(a):
 
 
 EIG_VALUES = primitive("Eig", lambda a: _eig(a)[0])
+defshape(EIG_VALUES, shape_rules.eig_values(shape_rules.complex_of))
 EIG_VECTORS = primitive("EigVectors", lambda a: _eig(a)[1])
+defshape(EIG_VECTORS, lambda a: shape_rules.Spec(shape_rules.square_matrix(a).shape,
+                                         shape_rules.complex_of(a.dtype)))
 
 
 def _adjoint(x):

@@ -14,6 +14,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from .shape_ops import einsum as _contract
@@ -31,7 +33,9 @@ def _embed_impl(g, spec, shape):
 
 
 EINSUM_DIAGONAL = primitive("EinsumDiagonal", _diagonal_impl)
+defshape(EINSUM_DIAGONAL, shape_rules.einsum_one)
 EINSUM_DIAGONAL_EMBED = primitive("EinsumDiagonalEmbed", _embed_impl)
+defshape(EINSUM_DIAGONAL_EMBED, shape_rules.fixed_shape("shape"))
 defvjp(EINSUM_DIAGONAL, lambda g, ans, x, spec: bind(
     EINSUM_DIAGONAL_EMBED, (g,), {"spec": spec, "shape": tuple(x._value.shape)}))
 defjvp(EINSUM_DIAGONAL, lambda t, ans, x, spec: bind(EINSUM_DIAGONAL, (t,), {"spec": spec}))

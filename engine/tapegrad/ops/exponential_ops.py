@@ -11,6 +11,8 @@ from ..kernels import dispatch as kernels
 from ..ground import binary, conj_if_complex, incompatible, ones_of, quiet, scalar_like, unary, unbroadcast, zeros_of
 from ..recording import bind
 from ..table import ELEMENTWISE, defjvp, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import MUL, NO_ATTRS, add, multiply, negative, realdiv, subtract
 from .logic_ops import equal, greater, where
@@ -27,6 +29,7 @@ def _float_unary(prim, x):
 
 
 POW = primitive("Pow", quiet(xp.power), incompatible)
+defshape(POW, shape_rules.broadcasting)
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name

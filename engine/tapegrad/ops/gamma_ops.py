@@ -20,6 +20,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, defnondiff, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from ..ground import add, multiply, reduce_sum, unbroadcast
@@ -64,8 +66,11 @@ def _cast_like(values, like):
 
 # -- igamma / igammac -------------------------------------------------------------------------------
 IGAMMA = primitive("Igamma", lambda a, x: _cast_like(_num.igamma(a, x)[0], x))
+defshape(IGAMMA, shape_rules.broadcasting)
 IGAMMAC = primitive("Igammac", lambda a, x: _cast_like(_num.igamma(a, x, upper=True)[0], x))
+defshape(IGAMMAC, shape_rules.broadcasting)
 IGAMMA_GRAD_A = primitive("IgammaGradA", lambda a, x: _cast_like(_num.igamma(a, x)[1], x))
+defshape(IGAMMA_GRAD_A, shape_rules.broadcasting)
 
 
 def _igamma_dx(a, x):
@@ -128,6 +133,7 @@ def _betainc_impl(a, b, x):
 
 
 BETAINC = primitive("Betainc", _betainc_impl)
+defshape(BETAINC, shape_rules.broadcasting)
 
 
 def _betainc_dx(a, b, x):
@@ -159,6 +165,7 @@ def betainc(a, b, x, name=None):
 ZETA = primitive("Zeta", lambda s, q: _cast_like(_num.zeta(s, q), q))
 defvjp(ZETA, None, lambda g, ans, s, q: unbroadcast(multiply(g, _zeta_dq(s, q)), _shape(q)))
 defjvp(ZETA, None, lambda t, ans, s, q: multiply(t, _zeta_dq(s, q)))
+defshape(ZETA, shape_rules.broadcasting)
 
 
 def _zeta_dq(s, q):
@@ -219,6 +226,7 @@ NEXTAFTER = primitive("NextAfter", lambda x1, x2: xp.nextafter(x1, x2).astype(x1
 defvjp(NEXTAFTER, lambda g, ans, x1, x2: unbroadcast(g, _shape(x1)),
        lambda g, ans, x1, x2: unbroadcast(zeros_like(g), _shape(x2)))
 defjvp(NEXTAFTER, lambda t, ans, x1, x2: t, lambda t, ans, x1, x2: zeros_like(t))
+defshape(NEXTAFTER, shape_rules.broadcasting)
 
 
 def nextafter(x1, x2, name=None):
@@ -247,6 +255,7 @@ def _invert_permutation_impl(x):
 
 
 INVERT_PERMUTATION = defnondiff(primitive("InvertPermutation", _invert_permutation_impl))
+defshape(INVERT_PERMUTATION, shape_rules.same)
 
 
 def invert_permutation(x, name=None):

@@ -11,6 +11,8 @@ from ..errors import InvalidArgumentError
 from ..ground import reshape
 from ..recording import bind
 from ..table import primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from .arithmetic_ops import cast
 from .image_ops import _image, _tensor, pad_to_bounding_box, resize
@@ -182,6 +184,7 @@ def _draw_boxes(images, boxes, colors):
 # no gradient registered, as in TF: a tape asked through it raises LookupError
 DRAW_BOUNDING_BOXES = primitive(
     "DrawBoundingBoxesV2", lambda images, boxes, colors: _draw_boxes(images, boxes, colors))
+defshape(DRAW_BOUNDING_BOXES, shape_rules.same)
 
 
 def draw_bounding_boxes(images, boxes, colors, name=None):

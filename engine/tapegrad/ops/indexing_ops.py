@@ -12,6 +12,8 @@ from ..errors import InvalidArgumentError
 from ..ground import add, as_shape as _as_shape, reshape
 from ..recording import bind
 from ..table import deflinear, defvjp, defjvp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import Tensor, TensorShape, wrap
 from .arithmetic_ops import negative
 from .logic_ops import where
@@ -118,7 +120,9 @@ def _gather_impl(params, indices, axis):
 
 
 UNSORTED_SEGMENT_SUM = primitive("UnsortedSegmentSum", _segment_sum_impl)
+defshape(UNSORTED_SEGMENT_SUM, shape_rules.segments)
 GATHER = primitive("GatherV2", _gather_impl)
+defshape(GATHER, shape_rules.gather)
 
 
 def _gather_vjp(g, ans, params, indices, axis):
@@ -197,7 +201,9 @@ def _scatter_nd_impl(indices, updates, shape):
 
 
 GATHER_ND = primitive("GatherNd", _gather_nd_impl)
+defshape(GATHER_ND, shape_rules.gather_nd)
 SCATTER_ND = primitive("ScatterNd", _scatter_nd_impl)
+defshape(SCATTER_ND, shape_rules.fixed_shape("shape"))
 defvjp(GATHER_ND, lambda g, ans, params, indices: bind(
     SCATTER_ND, (indices, g), {"shape": tuple(params._value.shape)}), None)
 defjvp(GATHER_ND, lambda t, ans, params, indices: bind(GATHER_ND, (t, indices), {}), None)

@@ -15,6 +15,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import reshape
@@ -53,7 +55,9 @@ def _fit(x):
 
 
 ISOTONIC = primitive("IsotonicRegression", lambda x: _fit(x)[0].astype(x.dtype))
+defshape(ISOTONIC, shape_rules.same)
 ISOTONIC_SEGMENTS = primitive("IsotonicRegressionSegments", lambda x: _fit(x)[1])
+defshape(ISOTONIC_SEGMENTS, shape_rules.with_dtype("int32"))
 
 
 def _mean_over_runs(g, runs):

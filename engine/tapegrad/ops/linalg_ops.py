@@ -9,6 +9,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import wrap
 from .. import convert
 from ..checks import check_dtype
@@ -82,6 +84,7 @@ def _inv_impl(a, adjoint):
 
 
 INV = primitive("MatrixInverse", _quiet_linalg(_inv_impl, "MatrixInverse"))
+defshape(INV, shape_rules.square_matrix)
 
 
 def _inv_vjp(g, ans, a, adjoint):
@@ -112,6 +115,7 @@ DET = primitive("MatrixDeterminant", lambda a: xp.asarray(xp.linalg.det(a), dtyp
 # d det(A) = det(A) * trace(A^-1 dA); the gradient is det(A) * A^-T (undefined when singular).
 defvjp(DET, lambda g, ans, a: multiply(_expand2(multiply(g, ans)), _mT(inv(a))))
 defjvp(DET, lambda t, ans, a: multiply(ans, reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1))))
+defshape(DET, shape_rules.matrix_scalar)
 
 
 def _logabsdet_impl(a):
@@ -122,6 +126,7 @@ def _logabsdet_impl(a):
 LOG_ABS_DET = primitive("LogMatrixDeterminant", _logabsdet_impl)
 defvjp(LOG_ABS_DET, lambda g, ans, a: multiply(_expand2(g), _mT(inv(a))))
 defjvp(LOG_ABS_DET, lambda t, ans, a: reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1)))
+defshape(LOG_ABS_DET, shape_rules.matrix_scalar)
 
 
 def det(input, name=None):  # noqa: A002
@@ -151,6 +156,7 @@ def _solve_impl(a, b, adjoint):
 
 
 SOLVE = primitive("MatrixSolve", _quiet_linalg(_solve_impl, "MatrixSolve"))
+defshape(SOLVE, shape_rules.solve)
 
 
 def _solve_vjp_b(g, ans, a, b, adjoint):
@@ -190,6 +196,7 @@ def _tri_solve_impl(a, b, lower, adjoint):
 
 TRI_SOLVE = primitive("MatrixTriangularSolve", _quiet_linalg(_tri_solve_impl,
                                                              "MatrixTriangularSolve"))
+defshape(TRI_SOLVE, shape_rules.solve)
 
 
 def _tri_vjp_b(g, ans, a, b, lower, adjoint):
@@ -227,6 +234,7 @@ def _cholesky_impl(a):
 
 
 CHOLESKY = primitive("Cholesky", _quiet_linalg(_cholesky_impl, "Cholesky"))
+defshape(CHOLESKY, shape_rules.square_matrix)
 
 
 def _phi(x):

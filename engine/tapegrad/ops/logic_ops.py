@@ -6,6 +6,8 @@ from .. import convert
 from ..ground import NO_ATTRS, binary, incompatible, unary, unbroadcast, zeros_of
 from ..recording import bind
 from ..table import defjvp, defnondiff, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import wrap
 
 
@@ -18,18 +20,31 @@ def _compare(name, fn):
 
 
 LESS = _compare("Less", xp.less)
+defshape(LESS, shape_rules.comparison)
 LESS_EQUAL = _compare("LessEqual", xp.less_equal)
+defshape(LESS_EQUAL, shape_rules.comparison)
 GREATER = _compare("Greater", xp.greater)
+defshape(GREATER, shape_rules.comparison)
 GREATER_EQUAL = _compare("GreaterEqual", xp.greater_equal)
+defshape(GREATER_EQUAL, shape_rules.comparison)
 EQUAL = _compare("Equal", xp.equal)
+defshape(EQUAL, shape_rules.comparison)
 NOT_EQUAL = _compare("NotEqual", xp.not_equal)
+defshape(NOT_EQUAL, shape_rules.comparison)
 LOGICAL_AND = _compare("LogicalAnd", xp.logical_and)
+defshape(LOGICAL_AND, shape_rules.comparison)
 LOGICAL_OR = _compare("LogicalOr", xp.logical_or)
+defshape(LOGICAL_OR, shape_rules.comparison)
 LOGICAL_XOR = _compare("LogicalXor", xp.logical_xor)
+defshape(LOGICAL_XOR, shape_rules.comparison)
 LOGICAL_NOT = defnondiff(primitive("LogicalNot", xp.logical_not))
+defshape(LOGICAL_NOT, shape_rules.with_dtype("bool"))
 IS_NAN = defnondiff(primitive("IsNan", xp.isnan))
+defshape(IS_NAN, shape_rules.with_dtype("bool"))
 IS_INF = defnondiff(primitive("IsInf", xp.isinf))
+defshape(IS_INF, shape_rules.with_dtype("bool"))
 IS_FINITE = defnondiff(primitive("IsFinite", xp.isfinite))
+defshape(IS_FINITE, shape_rules.with_dtype("bool"))
 
 
 def less(x, y, name=None):
@@ -109,6 +124,7 @@ defvjp(SELECT, None,
 defjvp(SELECT, None,
        lambda t, ans, c, x, y: where(c, t, zeros_of(ans)),
        lambda t, ans, c, x, y: where(c, zeros_of(ans), t))
+defshape(SELECT, shape_rules.broadcasting_last)
 
 
 def where(condition, x=None, y=None, name=None):

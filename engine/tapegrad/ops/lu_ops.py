@@ -19,6 +19,8 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import add, multiply
@@ -48,6 +50,7 @@ def _factor(a):
 
 
 LU = primitive("Lu", lambda a: _factor(a)[0])
+defshape(LU, shape_rules.square_matrix)
 
 
 def _unit_lower(lu):

@@ -6,6 +6,8 @@ from ..ground import conj_if_complex, unbroadcast
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import EagerTensor as _Eager
 
 
@@ -32,6 +34,7 @@ def _matmul_error(inputs, attrs, exc):
 
 
 MATMUL = primitive("MatMul", kernels.route_matmul(_matmul_impl), _matmul_error)
+defshape(MATMUL, shape_rules.matmul)
 
 
 def _product(x, y, transpose_a=False, transpose_b=False):

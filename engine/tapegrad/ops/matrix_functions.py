@@ -19,6 +19,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from ..ground import add, reshape
@@ -83,6 +85,7 @@ def _batched(fn, a):
 
 
 SQRTM = primitive("MatrixSquareRoot", lambda a: _batched(_sqrt_one, a))
+defshape(SQRTM, shape_rules.square_matrix)
 
 
 def _kron(a, b):
@@ -148,6 +151,7 @@ def _log_one(a):
 
 
 LOGM = primitive("MatrixLogarithm", lambda a: _batched(_log_one, a))
+defshape(LOGM, shape_rules.square_matrix)
 
 
 def logm(input, name=None):  # noqa: A002

@@ -12,6 +12,8 @@ from ..ground import reduction_axes, reshape, scalar_like, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import wrap
 from .activation_ops import sigmoid
 from .arithmetic_ops import (
@@ -190,6 +192,7 @@ defjvp(SOFTMAX_XENT,
        lambda t, ans, x, z, axis: reduce_sum(multiply(t, subtract(softmax(x, axis), z)), axis),
        lambda t, ans, x, z, axis: negative(reduce_sum(multiply(t, log_softmax(x, axis)), axis)))
 kernels.fuse_softmax_xent_vjp(SOFTMAX_XENT)  # one pass for the logits while nothing records
+defshape(SOFTMAX_XENT, shape_rules.without_axis)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

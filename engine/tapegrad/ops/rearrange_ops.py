@@ -15,6 +15,8 @@ from ..errors import InvalidArgumentError
 from ..ground import add, broadcast_to, multiply, reshape
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import wrap
 from .arithmetic_ops import cast, divide, identity, negative
 from .array_ops import concat, getitem, stack, transpose
@@ -294,6 +296,7 @@ def _stitch_jvp(tangents, ans, inputs, attrs):
 
 
 DYNAMIC_STITCH = primitive("DynamicStitch", _stitch_impl)
+defshape(DYNAMIC_STITCH, shape_rules.stitch)
 DYNAMIC_STITCH.vjp = _stitch_vjp
 DYNAMIC_STITCH.jvp = _stitch_jvp
 
@@ -385,7 +388,9 @@ def _extreme_u_jvp(t, ans, x, indices, updates, pick):
 
 
 TENSOR_SCATTER_MAX = primitive("TensorScatterMax", _scatter_extreme_impl)
+defshape(TENSOR_SCATTER_MAX, shape_rules.same)
 TENSOR_SCATTER_MIN = primitive("TensorScatterMin", _scatter_extreme_impl)
+defshape(TENSOR_SCATTER_MIN, shape_rules.same)
 for _prim in (TENSOR_SCATTER_MAX, TENSOR_SCATTER_MIN):
     defvjp(_prim, _extreme_x_vjp, None, _extreme_u_vjp)
     defjvp(_prim, _extreme_x_jvp, None, _extreme_u_jvp)
@@ -534,6 +539,7 @@ def tuple_(tensors, control_inputs=None, name=None):
 
 
 GUARANTEE_CONST = primitive("GuaranteeConst", lambda x: x.copy())   # no gradient, as TF's
+defshape(GUARANTEE_CONST, shape_rules.same)
 
 
 def guarantee_const(input, name=None):  # noqa: A002

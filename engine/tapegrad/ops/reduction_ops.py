@@ -15,6 +15,8 @@ from ..ground import (  # noqa: F401  (reduce_sum is the ground's)
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import deflinear, defjvp, defnondiff, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import EagerTensor, wrap
 from .arithmetic_ops import (
     DIV, NO_ATTRS, abs, add, cast, maximum, multiply, realdiv, stop_gradient, subtract,
@@ -73,6 +75,7 @@ if _ndarray is not None:
 else:
     _FAST_MEAN = ()
 MEAN = primitive("Mean", kernels.route_reduce("mean", _mean_impl))
+defshape(MEAN, shape_rules.reduction)
 def _mean_vjp(g, ans, x, axes, keepdims):
     spread = broadcast_back(g, x, axes, keepdims)
     count = scalar_like(_count(x, axes), g)
@@ -113,7 +116,9 @@ def _extreme(fn, lowest):
 
 
 MAX = primitive("Max", kernels.route_reduce("max", _extreme(xp.max, lowest=True)))
+defshape(MAX, shape_rules.reduction)
 MIN = primitive("Min", _extreme(xp.min, lowest=False))
+defshape(MIN, shape_rules.reduction)
 for _p in (MAX, MIN):
     defvjp(_p, _minmax_vjp)
     defjvp(_p, _minmax_jvp)
@@ -146,6 +151,7 @@ defvjp(PROD, lambda g, ans, x, axes, keepdims: multiply(
     broadcast_back(g, x, axes, keepdims), _prod_of_others(x, axes)))
 defjvp(PROD, lambda t, ans, x, axes, keepdims: reduce_sum(
     multiply(t, _prod_of_others(x, axes)), axis=axes, keepdims=keepdims))
+defshape(PROD, shape_rules.reduction)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
@@ -172,7 +178,9 @@ def _bool_reduce(fn):
 
 
 ANY = defnondiff(primitive("Any", _bool_reduce(xp.any)))
+defshape(ANY, shape_rules.reduction)
 ALL = defnondiff(primitive("All", _bool_reduce(xp.all)))
+defshape(ALL, shape_rules.reduction)
 
 
 def _bool_reduction(prim, x, axis, keepdims):
@@ -324,7 +332,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 
 # -- arg max / arg min (integer outputs: no gradient) -----------------------------------------------
 ARGMAX = defnondiff(primitive("ArgMax", lambda x, axis, dtype: xp.argmax(x, axis=axis).astype(dtype)))
+defshape(ARGMAX, shape_rules.arg_reduction)
 ARGMIN = defnondiff(primitive("ArgMin", lambda x, axis, dtype: xp.argmin(x, axis=axis).astype(dtype)))
+defshape(ARGMIN, shape_rules.arg_reduction)
 
 
 def _arg(prim, x, axis, output_type):

@@ -15,6 +15,8 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import multiply, reshape
@@ -71,9 +73,12 @@ def _prod_impl(data, ids, num_segments):
 
 SEGMENT_MAX = primitive("UnsortedSegmentMax",
                         lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, True))
+defshape(SEGMENT_MAX, shape_rules.segments)
 SEGMENT_MIN = primitive("UnsortedSegmentMin",
                         lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, False))
+defshape(SEGMENT_MIN, shape_rules.segments)
 SEGMENT_PROD = primitive("UnsortedSegmentProd", _prod_impl)
+defshape(SEGMENT_PROD, shape_rules.segments)
 
 
 def _safe_ids(ids):

@@ -15,6 +15,8 @@ from ..recording import bind
 from .. import dtypes
 from ..ground import add, as_shape as _as_shape, broadcast_to, fmt_shape, reduce_sum, reshape
 from ..table import deflinear, defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from .. import convert
 from ..tensor import Tensor, TensorShape, VariableBase, wrap
 from .arithmetic_ops import identity
@@ -71,6 +73,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 
 # -- tile -----------------------------------------------------------------------------------------
 TILE = primitive("Tile", lambda x, multiples: xp.tile(x, multiples))
+defshape(TILE, shape_rules.tile)
 
 
 def _tile_transpose(g, ans, x, multiples):
@@ -100,6 +103,7 @@ def tile(input, multiples, name=None):  # noqa: A002
 # -- reverse --------------------------------------------------------------------------------------
 REVERSE = primitive("ReverseV2", lambda x, axes: _contiguous(xp.flip(x, axes)))
 deflinear(REVERSE, lambda g, ans, x, axes: bind(REVERSE, (g,), {"axes": axes}))
+defshape(REVERSE, shape_rules.same)
 
 
 def reverse(tensor, axis, name=None):
@@ -123,6 +127,7 @@ def _pad_impl(x, paddings, value):
 
 
 PAD = primitive("Pad", _pad_impl)
+defshape(PAD, shape_rules.pad)
 
 
 def _unpad(g, ans, x, paddings, value):
@@ -225,6 +230,7 @@ def _einsum_impl(*xs, terms, out):
 
 
 EINSUM = primitive("Einsum", _einsum_impl)
+defshape(EINSUM, shape_rules.einsum)
 
 
 def _einsum_vjp(g, ans, inputs, attrs, wanted):

@@ -13,6 +13,8 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import multiply, reshape
@@ -37,11 +39,15 @@ def _points(shape, rank):
 
 
 FFT = primitive("FFT", lambda z, rank: xp.fft.fftn(z, axes=_axes(rank)).astype(z.dtype))
+defshape(FFT, shape_rules.fft())
 IFFT = primitive("IFFT", lambda z, rank: xp.fft.ifftn(z, axes=_axes(rank)).astype(z.dtype))
+defshape(IFFT, shape_rules.fft())
 RFFT = primitive("RFFT", lambda x, rank: xp.fft.rfftn(x, axes=_axes(rank)).astype(
     _COMPLEX_OF[x.dtype.name]))
+defshape(RFFT, shape_rules.fft(real_in=True))
 IRFFT = primitive("IRFFT", lambda y, rank, lengths: xp.fft.irfftn(
     y, s=lengths, axes=_axes(rank)).astype(_REAL_OF[y.dtype.name]))
+defshape(IRFFT, shape_rules.fft(real_out=True))
 
 
 def _scaled(t, factor):

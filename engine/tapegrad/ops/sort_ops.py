@@ -11,6 +11,8 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from .arithmetic_ops import negative
@@ -35,7 +37,10 @@ def _scatter_along(g, indices, n):
 
 
 GATHER_ALONG = primitive("GatherAlongAxis", _gather_along)
+defshape(GATHER_ALONG, lambda x, indices: shape_rules.Spec(indices.shape, x.dtype))
 SCATTER_ALONG = primitive("ScatterAlongAxis", _scatter_along)
+defshape(SCATTER_ALONG, lambda g, indices, n: shape_rules.Spec(
+    None if g.shape is None else g.shape[:-1] + (n,), g.dtype))
 # linear in their first input only (the indices are data), so the JVP is the op on the tangent
 defvjp(GATHER_ALONG,
        lambda g, ans, x, idx: bind(SCATTER_ALONG, (g, idx), {"n": x._value.shape[-1]}), None)

@@ -7,13 +7,13 @@ TensorFlow's ``g[..., None] * (softmax(logits) - onehot(labels))``; under an out
 written with the engine's ops (softmax), so second derivatives are the softmax's, as TensorFlow's
 (recorded: conformance ``sparse_xent``).
 """
-from .. import convert
+from .. import convert, shape_rules
 from ..backend import xp
 from ..checks import check_dtype
 from ..errors import InvalidArgumentError, invalid_argument
 from ..kernels import dispatch as kernels
 from ..recording import bind
-from ..table import defjvp, defvjp, primitive
+from ..table import defjvp, defshape, defvjp, primitive
 from ..tensor import wrap
 from ..thread_state import state
 from .arithmetic_ops import multiply, subtract
@@ -53,6 +53,7 @@ def _loss_impl(logits, labels):
 
 
 SPARSE_XENT = primitive(_OP, _loss_impl)
+defshape(SPARSE_XENT, lambda logits, labels: shape_rules.without_axis(logits))
 
 
 def _onehot(z, like):

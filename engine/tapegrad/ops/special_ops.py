@@ -15,6 +15,8 @@ import math as _math
 from ..backend import xp
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from ..ground import add, multiply, unbroadcast
@@ -115,6 +117,7 @@ def _polygamma_impl(a, x):
 
 
 POLYGAMMA = primitive("Polygamma", _polygamma_impl)
+defshape(POLYGAMMA, shape_rules.broadcasting_last)
 
 
 def _next_order(a):
@@ -204,9 +207,12 @@ def _x_times(name, f, f_op, df_dy):
 
 
 XLOGY = _x_times("Xlogy", xp.log, log, lambda y: reciprocal(y))
+defshape(XLOGY, shape_rules.broadcasting)
 XDIVY = _x_times("Xdivy", lambda y: 1 / y, reciprocal, lambda y: negative(reciprocal(square(y))))
+defshape(XDIVY, shape_rules.broadcasting)
 XLOG1PY = _x_times("Xlog1py", xp.log1p, log1p,
                    lambda y: reciprocal(add(y, convert_to_tensor(1, dtype=y.dtype))))
+defshape(XLOG1PY, shape_rules.broadcasting)
 
 
 def _pair(x, y, op):
@@ -322,6 +328,7 @@ defvjp(MUL_NO_NAN,
        lambda g, ans, x, y: unbroadcast(bind(MUL_NO_NAN, (x, g), {}), y._value.shape))
 defjvp(MUL_NO_NAN, lambda t, ans, x, y: bind(MUL_NO_NAN, (t, y), {}),
        lambda t, ans, x, y: bind(MUL_NO_NAN, (x, t), {}))
+defshape(MUL_NO_NAN, shape_rules.broadcasting)
 
 
 def multiply_no_nan(x, y, name=None):

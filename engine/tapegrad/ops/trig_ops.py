@@ -6,6 +6,8 @@ from ..ground import NO_ATTRS, incompatible, quiet, scalar_like, unary, unbroadc
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from .. import shape_rules
+from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import SUB, add, multiply, negative, realdiv, subtract
 from .exponential_ops import SQUARE, reciprocal, sqrt, square
@@ -100,6 +102,7 @@ def atanh(x, name=None):
 
 # atan2(y, x): the angle of the point (x, y); d/dy = x / r^2, d/dx = -y / r^2.
 ATAN2 = primitive("Atan2", xp.arctan2, incompatible)
+defshape(ATAN2, shape_rules.broadcasting)
 
 
 def _atan2_dy(y, x):

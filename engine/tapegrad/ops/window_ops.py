@@ -16,6 +16,8 @@ from ..checks import dtype_rules
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import deflinear, primitive
+from .. import shape_rules
+from ..table import defshape
 
 
 # Which dtypes TensorFlow 2.21's CPU kernels of these ops take (recorded in the nn_conv cases):
@@ -149,7 +151,9 @@ def _scatter_impl(cols, ksize, strides, dilations, pads, out, in_sizes, fill=0):
 
 
 GATHER_WINDOWS = primitive("GatherWindows", _gather_impl)
+defshape(GATHER_WINDOWS, shape_rules.windows)
 SCATTER_WINDOWS = primitive("ScatterWindows", _scatter_impl)
+defshape(SCATTER_WINDOWS, shape_rules.image_sizes("in_sizes"))
 deflinear(GATHER_WINDOWS,
           lambda g, ans, x, **a: bind(SCATTER_WINDOWS, (g,), dict(a, in_sizes=x._value.shape[1:-1])))
 deflinear(SCATTER_WINDOWS,
