@@ -39,5 +39,5 @@ def test_orthogonal_and_identity():
 def test_bad_arguments():
     with pytest.raises(ValueError, match="mode"):
         I.VarianceScaling(mode="fan_sideways")
-    with pytest.raises(ValueError, match="Unknown initializer"):
+    with pytest.raises(ValueError, match="Could not interpret initializer identifier: sideways"):
         I.get("sideways")

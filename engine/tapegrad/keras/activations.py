@@ -11,6 +11,8 @@ saturate).
 [0.0, 2.0]
 """
 from .. import ops
+from . import serialization
+from .serialization import deserialize_keras_object, publish, serialize_keras_object
 from ..tensor import convert_to_tensor
 from .losses.logits import attach_logits
 
@@ -175,32 +177,27 @@ _BY_NAME = {f.__name__: f for f in (
     hard_tanh, hard_shrink, soft_shrink, tanh_shrink, squareplus, threshold, sparse_plus,
     sparse_sigmoid)}
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
+publish("keras.activations", _BY_NAME)
 
 
 def get(identifier):
-    """The activation for a name, a callable (returned as is), or None (``linear``)."""
+    """The activation for a name, a ``serialize`` description, a callable (returned as is),
+    or None (``linear``)."""
     if identifier is None:
         return linear
-    if callable(identifier):
-        return identifier
-    if isinstance(identifier, dict):
-        identifier = identifier.get("config", identifier).get("name", identifier.get("class_name"))
-    try:
-        return _BY_NAME[identifier]
-    except (KeyError, TypeError):
-        raise ValueError(f"Could not interpret activation function identifier: {identifier!r}. "
-                         f"Known: {', '.join(sorted(_BY_NAME))}") from None
+    return serialization.get(identifier, _BY_NAME, "activation function")
 
 
 def serialize(activation):
-    """The activation's name (Keras 3 returns the bare name for built-in activations)."""
-    name = getattr(activation, "__name__", None)
-    if name in _BY_NAME and _BY_NAME[name] is activation:
-        return name
-    raise ValueError(f"Cannot serialize {activation!r}: not a built-in activation")
+    """The activation's name (Keras 3 gives the bare name, or the registered name of a
+    registered function); a callable object gives its full description."""
+    description = serialize_keras_object(activation)
+    if not isinstance(description, dict) or "config" not in description:
+        raise ValueError(f"Cannot serialize {activation!r}: it is not a Keras activation")
+    config = description["config"]
+    return config if isinstance(config, str) else description
 
 
 def deserialize(config, custom_objects=None):
-    if custom_objects and config in custom_objects:
-        return custom_objects[config]
-    return get(config)
+    """The activation a name or a ``serialize`` description stands for."""
+    return deserialize_keras_object(config, custom_objects, module_objects=_BY_NAME)

@@ -6,6 +6,8 @@ from ..backend import xp
 from .. import dtypes
 from .. import random as tf_random
 from ..tensor import convert_to_tensor, wrap
+from . import serialization
+from .serialization import deserialize_keras_object, publish, serialize_keras_object
 
 
 def _seeded(stateful, stateless):
@@ -328,6 +330,9 @@ random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, T
 stft = STFT
 
 
+publish("keras.initializers", _BY_CLASS_NAME)
+
+
 def serialize(initializer):
     """An initializer as Keras describes it: ``{"module", "class_name", "config",
     "registered_name"}``.
@@ -336,10 +341,7 @@ def serialize(initializer):
     >>> tf.keras.initializers.serialize(tf.keras.initializers.Orthogonal(gain=2.0))["config"]
     {'gain': 2.0, 'seed': None}
     """
-    if initializer is None:
-        return None
-    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
-            "config": initializer.get_config(), "registered_name": None}
+    return serialize_keras_object(initializer)
 
 
 def deserialize(config, custom_objects=None):
@@ -349,35 +351,19 @@ def deserialize(config, custom_objects=None):
     >>> type(tf.keras.initializers.deserialize("he_normal")).__name__
     'HeNormal'
     """
-    table = dict(_BY_CLASS_NAME, **(custom_objects or {}))
-    if isinstance(config, str):
-        if config not in table:
-            raise ValueError(f"Could not interpret initializer identifier: {config}")
-        return table[config]()
-    if isinstance(config, dict) and "class_name" in config:
-        cls = table.get(config["class_name"])
-        if cls is None:
-            raise ValueError(f"Could not locate class '{config['class_name']}'. Make sure "
-                             f"custom classes are decorated with "
-                             f"`@keras.saving.register_keras_serializable()`. "
-                             f"Full object config: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
-    raise ValueError(f"Could not interpret initializer identifier: {config}")
+    return deserialize_keras_object(config, custom_objects, module_objects=_BY_CLASS_NAME)
+
+
+def _from_name(name):
+    """Keras's names, then any case of the snake-case names (``None`` when unknown)."""
+    return _BY_CLASS_NAME.get(name) or _BY_NAME.get(name.lower())
 
 
 def get(identifier):
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in _BY_CLASS_NAME:
-            return _BY_CLASS_NAME[identifier]()
-        try:
-            return _BY_NAME[identifier.lower()]()
-        except KeyError:
-            raise ValueError(f"Unknown initializer: {identifier!r}. Known: "
-                             f"{', '.join(sorted(_BY_NAME))}") from None
-    if isinstance(identifier, type):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    """An initializer from a name, a ``serialize`` description, a class or a callable.
+
+    >>> import tapegrad as tf
+    >>> type(tf.keras.initializers.get("Zeros")).__name__
+    'Zeros'
+    """
+    return serialization.get(identifier, _BY_CLASS_NAME, "initializer", _from_name)

@@ -6,6 +6,8 @@ A regularizer maps a tensor to a scalar penalty; layers add it to ``layer.losses
 >>> float(tf.keras.regularizers.L2(0.5)(tf.constant([1.0, 2.0])))
 2.5
 """
+from . import serialization
+from .serialization import deserialize_keras_object, publish, serialize_keras_object
 from ..ops import abs as _abs, reduce_sum, square
 from ..tensor import convert_to_tensor
 
@@ -78,31 +80,27 @@ class L1L2(Regularizer):
 
 
 l1, l2, l1_l2 = L1, L2, L1L2
-_BY_NAME = {"l1": L1, "l2": L2, "l1_l2": L1L2, "l1l2": L1L2}
+_BY_NAME = publish("keras.regularizers", {
+    "Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2,
+    "l1_l2": L1L2, "l1l2": L1L2})
+
+
+def _from_name(name):
+    """Keras's names, then any case of the snake-case names (``None`` when unknown)."""
+    return _BY_NAME.get(name) or _BY_NAME.get(name.lower())
 
 
 def get(identifier):
     """A regularizer from a name (``"l2"``), a config dict, an instance or a callable."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        try:
-            return _BY_NAME[identifier.lower()]()
-        except KeyError:
-            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}") \
-                from None
-    if isinstance(identifier, dict) and "class_name" in identifier:
-        cls = _BY_NAME.get(str(identifier["class_name"]).lower())
-        if cls is None:
-            raise ValueError(f"Unknown regularizer: {identifier['class_name']!r}")
-        return cls(**identifier.get("config", {}))
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+    return serialization.get(identifier, _BY_NAME, "regularizer", _from_name)
 
 
 def serialize(regularizer):
-    return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
+    """A regularizer as Keras describes it (``{"module", "class_name", "config",
+    "registered_name"}``)."""
+    return serialize_keras_object(regularizer)
 
 
-deserialize = get
+def deserialize(config, custom_objects=None):
+    """The regularizer a name or a ``serialize`` description stands for."""
+    return deserialize_keras_object(config, custom_objects, module_objects=_BY_NAME)

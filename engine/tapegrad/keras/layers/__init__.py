@@ -48,3 +48,20 @@ from .text_vectorization import TextVectorization  # noqa: F401
 from .hashing import Discretization, HashedCrossing, Hashing  # noqa: F401
 from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast,  # noqa: F401
                                   RandomFlip, Resizing)
+
+from ..serialization import deserialize_keras_object, publish, serialize_keras_object  # noqa: E402
+
+# The registry knows every public layer class by name (as ``keras.layers``).
+_BY_NAME = publish("keras.layers", {name: obj for name, obj in dict(globals()).items()
+                                    if isinstance(obj, type) and issubclass(obj, Layer)})
+
+
+def serialize(layer):
+    """A layer as Keras describes it (``{"module", "class_name", "config",
+    "registered_name"}``)."""
+    return serialize_keras_object(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """The layer a ``serialize`` description stands for."""
+    return deserialize_keras_object(config, custom_objects, module_objects=_BY_NAME)

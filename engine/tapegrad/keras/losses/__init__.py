@@ -8,8 +8,8 @@ default), with Keras's short names and ``get``.
 >>> float(tf.keras.losses.get("mse")(tf.constant([1.0, 3.0]), tf.constant([2.0, 3.0])))
 0.5
 """
-import inspect
-
+from .. import serialization
+from ..serialization import deserialize_keras_object, publish, serialize_keras_object
 from .hinge import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
 from .loss import Loss, LossFunctionWrapper
 from .probabilistic import (
@@ -69,15 +69,14 @@ _FUNCTIONS = [kl_divergence, poisson, binary_crossentropy, binary_focal_crossent
               categorical_generalized_cross_entropy, circle]
 # What ``get`` and ``deserialize`` know by name (Keras's table: classes, functions, and aliases).
 BY_NAME = {obj.__name__: obj for obj in _CLASSES + _FUNCTIONS}
+publish("keras.losses", BY_NAME)
+_ALIASES = ("bce", "BCE", "kld", "KLD", "mae", "MAE", "mse", "MSE", "mape", "MAPE", "msle",
+            "MSLE")
 BY_NAME.update({"bce": binary_crossentropy, "BCE": binary_crossentropy, "kld": kl_divergence,
                 "KLD": kl_divergence, "mae": mean_absolute_error, "MAE": mean_absolute_error,
                 "mse": mean_squared_error, "MSE": mean_squared_error,
                 "mape": mean_absolute_percentage_error, "MAPE": mean_absolute_percentage_error,
                 "msle": mean_squared_logarithmic_error, "MSLE": mean_squared_logarithmic_error})
-
-
-_ALIASES = ("bce", "BCE", "kld", "KLD", "mae", "MAE", "mse", "MSE", "mape", "MAPE", "msle",
-            "MSLE")
 
 
 def serialize(loss):
@@ -90,13 +89,7 @@ def serialize(loss):
     >>> tf.keras.losses.serialize(tf.keras.losses.mse)["config"]
     'mean_squared_error'
     """
-    if loss is None:
-        return None
-    if inspect.isfunction(loss):
-        return {"module": "builtins", "class_name": "function", "config": loss.__name__,
-                "registered_name": "function"}
-    return {"module": "keras.losses", "class_name": type(loss).__name__,
-            "config": loss.get_config(), "registered_name": None}
+    return serialize_keras_object(loss)
 
 
 def deserialize(config, custom_objects=None):
@@ -108,24 +101,10 @@ def deserialize(config, custom_objects=None):
     >>> tf.keras.losses.deserialize({"class_name": "Huber", "config": {"delta": 0.5}}).name
     'huber_loss'
     """
-    table = dict(BY_NAME, **(custom_objects or {}))
-    if isinstance(config, str):
-        if config in _ALIASES:
-            raise ValueError(f"Could not deserialize 'keras.metrics.{config}' because it is not a "
-                             f"KerasSaveable subclass")
-        obj = table.get(config, config)
-        return obj() if inspect.isclass(obj) else obj
-    if isinstance(config, dict) and "class_name" in config:
-        if config["class_name"] == "function":
-            return deserialize(config["config"], custom_objects)
-        cls = table.get(config["class_name"])
-        if cls is None or not inspect.isclass(cls):
-            raise ValueError(f"Could not locate class '{config['class_name']}'. Make sure "
-                             f"custom classes are decorated with "
-                             f"`@keras.saving.register_keras_serializable()`. "
-                             f"Full object config: {config}")
-        return cls.from_config(dict(config.get("config") or {}))
-    raise ValueError(f"Could not interpret loss identifier: {config}")
+    if isinstance(config, str) and config in _ALIASES:
+        raise ValueError(f"Could not deserialize 'keras.metrics.{config}' because it is not a "
+                         f"KerasSaveable subclass")
+    return deserialize_keras_object(config, custom_objects, module_objects=BY_NAME)
 
 
 def get(identifier):
@@ -139,14 +118,4 @@ def get(identifier):
     >>> type(tf.keras.losses.get("Huber")).__name__
     'Huber'
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = BY_NAME.get(identifier)
-    else:
-        obj = identifier
-    if callable(obj):
-        return obj() if inspect.isclass(obj) else obj
-    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    return serialization.get(identifier, BY_NAME, "loss")

@@ -7,9 +7,9 @@ their per-example functions.
 >>> float(m.result())
 0.5
 """
-import inspect
-
 from ...module import _snake
+from .. import serialization
+from ..serialization import deserialize_keras_object, publish, serialize_keras_object
 from .base import Metric  # noqa: F401
 from .reduction import Mean, MeanMetricWrapper, Sum  # noqa: F401
 from .accuracy import (  # noqa: F401
@@ -75,6 +75,9 @@ _CLASSES.update({"bce": BinaryCrossentropy, "BCE": BinaryCrossentropy,
                  "MSE": MeanSquaredError, "MAE": MeanAbsoluteError})
 
 
+BY_NAME = publish("keras.metrics", dict(_CLASSES, **_FUNCTIONS))
+
+
 def get(identifier):
     """A metric function or a new ``Metric`` for a name, class or object.
 
@@ -82,17 +85,7 @@ def get(identifier):
     >>> tf.keras.metrics.get("mae").__name__
     'mean_absolute_error'
     """
-    if isinstance(identifier, Metric) or (callable(identifier)
-                                          and not isinstance(identifier, type)):
-        return identifier
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    return serialization.get(identifier, BY_NAME, "metric")
 
 
 def serialize(metric):
@@ -103,13 +96,7 @@ def serialize(metric):
     >>> tf.keras.metrics.serialize(tf.keras.metrics.F1Score())["class_name"]
     'F1Score'
     """
-    if metric is None:
-        return None
-    if inspect.isfunction(metric):
-        return {"module": "builtins", "class_name": "function", "config": metric.__name__,
-                "registered_name": "function"}
-    return {"module": "keras.metrics", "class_name": type(metric).__name__,
-            "config": metric.get_config(), "registered_name": None}
+    return serialize_keras_object(metric)
 
 
 def deserialize(config, custom_objects=None):
@@ -120,18 +107,4 @@ def deserialize(config, custom_objects=None):
     >>> tf.keras.metrics.deserialize({"class_name": "R2Score", "config": {}}).name
     'r2_score'
     """
-    table = dict(_CLASSES, **(custom_objects or {}))
-    if isinstance(config, str):
-        obj = table.get(config, _FUNCTIONS.get(config, config))
-        return obj() if inspect.isclass(obj) else obj
-    if isinstance(config, dict) and "class_name" in config:
-        if config["class_name"] == "function":
-            return deserialize(config["config"], custom_objects)
-        cls = table.get(config["class_name"])
-        if cls is None or not (inspect.isclass(cls) and issubclass(cls, Metric)):
-            raise ValueError(f"Could not locate class '{config['class_name']}'. Make sure "
-                             f"custom classes are decorated with "
-                             f"`@keras.saving.register_keras_serializable()`. "
-                             f"Full object config: {config}")
-        return cls(**dict(config.get("config") or {}))
-    raise ValueError(f"Could not interpret metric identifier: {config}")
+    return deserialize_keras_object(config, custom_objects, module_objects=BY_NAME)

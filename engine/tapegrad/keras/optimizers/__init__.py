@@ -17,8 +17,7 @@ recorded by tapes); the slots (momentum, moments, accumulators) are the optimize
 >>> type(tf.keras.optimizers.get("adam")).__name__
 'Adam'
 """
-import inspect
-
+from ..serialization import deserialize_keras_object, publish, serialize_keras_object
 from . import legacy, schedules  # noqa: F401
 from .adafactor import Adafactor
 from .adam import Adam, Adamax, AdamW, Lamb, Nadam
@@ -30,32 +29,27 @@ from .sgd import SGD
 
 _CLASSES = [Optimizer, Adam, AdamW, Adamax, Nadam, Lamb, Adafactor, Adadelta, Adagrad, RMSprop,
             Ftrl, Lion, SGD]
-# ``get`` and ``deserialize`` know the classes by name, and by lowercased name.
-BY_NAME = {cls.__name__: cls for cls in _CLASSES}
-BY_NAME.update({name.lower(): cls for name, cls in list(BY_NAME.items())})
+publish("keras.optimizers", {cls.__name__: cls for cls in _CLASSES})
+# ``get`` and ``deserialize`` know the classes by lowercased name (Keras's table).
+BY_NAME = {cls.__name__.lower(): cls for cls in _CLASSES}
 
 
 def serialize(optimizer):
-    """An optimizer as ``{"class_name": ..., "config": ...}``.
+    """An optimizer as ``{"module", "class_name", "config", "registered_name"}``.
 
     >>> import tapegrad as tf
     >>> tf.keras.optimizers.serialize(tf.keras.optimizers.SGD(0.5))["config"]["learning_rate"]
     0.5
     """
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
+    return serialize_keras_object(optimizer)
 
 
 def deserialize(config, custom_objects=None):
     """The optimizer a ``serialize`` description stands for (class names in any case)."""
-    table = dict(BY_NAME, **(custom_objects or {}))
     name = config.get("class_name") if isinstance(config, dict) else None
     if isinstance(name, str) and name.lower() in BY_NAME:
-        config["class_name"] = name = name.lower()  # Keras rewrites the given dict so
-    cls = table.get(name)
-    if cls is None:
-        raise ValueError(f"Could not interpret optimizer identifier: {config}")
-    return cls.from_config(dict(config.get("config") or {}), custom_objects)
+        config["class_name"] = name.lower()  # Keras rewrites the given dict so
+    return deserialize_keras_object(config, custom_objects, module_objects=BY_NAME)
 
 
 def get(identifier):
@@ -66,12 +60,10 @@ def get(identifier):
     >>> tf.keras.optimizers.get("rmsprop").get_config()["rho"]
     0.9
     """
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
     if isinstance(identifier, str):
-        cls = BY_NAME.get(identifier) or BY_NAME.get(identifier.lower())
-        if inspect.isclass(cls) and cls is not Optimizer:
-            return cls()
+        obj = deserialize({"class_name": identifier, "config": {}})
+    else:
+        obj = deserialize(identifier) if isinstance(identifier, dict) else identifier
+    if isinstance(obj, Optimizer) and type(obj) is not Optimizer:
+        return obj
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

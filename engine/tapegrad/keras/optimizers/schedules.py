@@ -11,6 +11,7 @@ computed in float32 in the order Keras computes them.
 import math
 
 from ...backend import xp
+from ..serialization import deserialize_keras_object, publish, serialize_keras_object
 from ...tensor import convert_to_tensor
 
 F32 = xp.float32
@@ -297,27 +298,22 @@ class CosineDecayRestarts(LearningRateSchedule):
                 "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
 
 
-_SCHEDULES = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay, PolynomialDecay,
-                                      InverseTimeDecay, CosineDecay, CosineDecayRestarts)}
+_SCHEDULES = publish("keras.optimizers.schedules", {c.__name__: c for c in (
+    LearningRateSchedule, ExponentialDecay, PiecewiseConstantDecay, PolynomialDecay,
+    InverseTimeDecay, CosineDecay, CosineDecayRestarts)})
 
 
 def serialize(learning_rate_schedule):
-    """A schedule as ``{"class_name": ..., "config": ...}``.
+    """A schedule as ``{"module", "class_name", "config", "registered_name"}``.
 
     >>> import tapegrad as tf
     >>> S = tf.keras.optimizers.schedules
     >>> S.serialize(S.CosineDecay(0.1, 10))["class_name"]
     'CosineDecay'
     """
-    return {"module": "keras.optimizers.schedules",
-            "class_name": type(learning_rate_schedule).__name__,
-            "config": learning_rate_schedule.get_config(), "registered_name": None}
+    return serialize_keras_object(learning_rate_schedule)
 
 
 def deserialize(config, custom_objects=None):
     """The schedule a ``serialize`` description stands for."""
-    table = dict(_SCHEDULES, **(custom_objects or {}))
-    name = config.get("class_name") if isinstance(config, dict) else None
-    if name not in table:
-        raise ValueError(f"Could not interpret decay identifier: {config}")
-    return table[name].from_config(dict(config.get("config") or {}))
+    return deserialize_keras_object(config, custom_objects, module_objects=_SCHEDULES)

@@ -1,8 +1,13 @@
-"""``tf.keras.utils``: ``Progbar``, ``to_categorical``, ``set_random_seed``."""
+"""``tf.keras.utils``: ``Progbar``, ``to_categorical``, ``set_random_seed``, and the
+serialization registry's functions (``register_keras_serializable``...)."""
 import random
 
 from ... import random as tf_random
 from ...backend import xp
+from ..serialization import (  # noqa: F401  (tf.keras.utils has them in TensorFlow 2.21)
+    CustomObjectScope, custom_object_scope, deserialize_keras_object, get_registered_name,
+    get_registered_object, register_keras_serializable, serialize_keras_object,
+)
 from .progbar import Progbar  # noqa: F401
 
 
