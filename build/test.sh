@@ -25,6 +25,8 @@ echo "== GPU suite (CuPy; skipped without a CUDA GPU, saying why)"
 .venv/bin/python -m pytest -rs tests/gpu
 echo "== property suite against recorded TensorFlow (native CPython; tests/property/README.md)"
 .venv/bin/python -m pytest tests/property
+echo "== fuzz suite against recorded TensorFlow: Keras layers, tf.data, tf.strings, tf.function (tests/fuzz/README.md)"
+.venv/bin/python -m pytest tests/fuzz
 echo "== dist/ build (Pyodide $(node -p 'require("./package.json").dependencies.pyodide'))"
 bash build/build.sh --if-stale
 echo "== build, server and runner checks (native)"
@@ -35,6 +37,8 @@ echo "== engine tests inside Pyodide with the C kernels off (TAPEGRAD_KERNELS=0)
 TAPEGRAD_KERNELS=0 node build/run_in_pyodide.mjs tests/pyodide/run_engine_tests.py
 echo "== property suite against recorded TensorFlow inside Pyodide"
 node build/run_in_pyodide.mjs tests/property/run_in_pyodide.py -q
+echo "== fuzz suite against recorded TensorFlow inside Pyodide"
+node build/run_in_pyodide.mjs tests/fuzz/run_in_pyodide.py -q
 echo "== playground tests (headless Chromium)"
 bash build/setup_browser.sh
 .venv/bin/python -m pytest tests/browser

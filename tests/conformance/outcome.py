@@ -16,6 +16,7 @@ TensorFlow's Eigen may round the last bit of a float32 sum or transcendental dif
 import contextlib
 import io
 import math
+import re
 
 import numpy as np
 
@@ -31,6 +32,16 @@ TOLERANCES = {
 FLOAT32_ULPS = 4
 # Dtypes whose values may carry float32 work (see the module's docstring).
 _WIDE = {"float64"}
+
+
+def message_differs(reason, *phrases):
+    """Marks a case whose error message is ours, not TensorFlow's, on purpose (clearer, or naming
+    values TensorFlow's leaves out): ``reason`` says why; each of ``phrases`` must appear in our
+    message, so the case still fails on an unrelated error of the same class."""
+    def mark(fn):
+        fn.message_differs = (reason, phrases)
+        return fn
+    return mark
 
 
 def tolerance(rtol=None, atol=None):
@@ -119,11 +130,88 @@ def describe(x):
     return {"object": type(x).__name__}
 
 
-def compare(expected, actual, tol=(None, None), path="result"):
-    """Every difference between two described outcomes, as readable lines (empty: equal)."""
+# What is not the meaning of a TensorFlow message: where the kernel ran, the op and node names it
+# adds, Keras's call wrapper, dtype spellings, temporary paths and function numbers.
+_NOISE = [
+    (re.compile(r"\{\{function_node [^}]*\}\}\s*"), ""),
+    (re.compile(r"\n\t; NodeDef: .*", re.S), ""),
+    (re.compile(r"\s*\[Op:[^\]]*\](?: name: \S*)?"), ""),
+    (re.compile(r", node name: [\w/]+"), ""),
+    (re.compile(r"Exception encountered when calling [\w.]+\(\)\.\s*\x1b\[1m(.*?)\x1b\[0m.*", re.S), r"\1"),
+    (re.compile(r"<dtype: '(\w+)'>"), r"\1"),
+    (re.compile(r"\btf\.(?=[A-Za-z])"), ""),
+    (re.compile(r"/tmp/[\w./-]*"), "<tmp>"),
+    (re.compile(r"(__inference_\S*?)_\d+\b"), r"\1"),
+]
+_TF_DTYPES = {"half": "float16", "float": "float32", "double": "float64"}
+# The meaningful part: numbers, quoted names, dtype names.
+_TOKEN = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?|'[^'\s]{1,40}'|`[^`\s]{1,40}`|\b(?:b?float(?:16|32|64)"
+                    r"|u?int(?:8|16|32|64)|bool|complex(?:64|128)|string|half|double)\b")
+
+
+def meaning(message):
+    """A TensorFlow (or tapegrad) error message without what does not carry its meaning."""
+    for pattern, repl in _NOISE:
+        message = pattern.sub(repl, message)
+    return message.strip()
+
+
+def _tokens(message):
+    return {_TF_DTYPES.get(t, t) for t in (t.strip("'`") for t in _TOKEN.findall(meaning(message)))}
+
+
+def message_matches(expected, actual):
+    """Whether our message says what TensorFlow's says: the same text once noise is removed, or
+    TensorFlow's contained in ours, or every number, quoted name and dtype of TensorFlow's in ours.
+    (Recorded messages are cut at 400 characters: a cut one is compared on its first 300.)"""
+    if len(expected) >= 400:
+        expected = expected[:300]
+    e, a = meaning(expected), meaning(actual)
+    if e == a or e in a:
+        return True
+    wanted = _tokens(expected)
+    return bool(wanted) and wanted <= _tokens(actual)
+
+
+def compare(expected, actual, tol=(None, None), path="result", messages=False, message=None,
+            known=None):
+    """Every difference between two described outcomes, as readable lines (empty: equal).
+
+    ``tol``: (rtol, atol) for every floating dtype, or {dtype name: (rtol, atol)}; None keeps the
+    default. Integers, booleans and strings are always compared exactly. An error is compared by
+    class and, with ``messages``, by ``message_matches``, or, for a case marked ``@message_differs``, by its phrases
+    (``message``: the mark's (reason, phrases)), or, for a case in the ledger of known message
+    differences (``ledger.py``), by our message as the ledger holds it (``known``)."""
     out = []
+    if messages and isinstance(expected, dict) and "error" in expected and expected.get("error") == (
+            actual.get("error") if isinstance(actual, dict) else None):
+        _compare_message(expected.get("message", ""), actual.get("message", ""), message, known,
+                         path, out)
+        return out
     _compare(expected, actual, tol, path, out)
     return out
+
+
+def _compare_message(expected, actual, message, known, path, out):
+    if known is not None:
+        if message_matches(expected, actual):
+            out.append(f"{path}: the message now says what TensorFlow's says: take the case out of "
+                       f"tests/conformance/message_ledger.json (python tests/conformance/ledger.py)")
+        elif meaning(actual) != meaning(known):
+            out.append(f"{path}: tapegrad's message changed from the ledger's {known!r} to "
+                       f"{actual!r}, and neither says what TensorFlow's {meaning(expected)!r} says")
+        return
+    if message is None:
+        if not message_matches(expected, actual):
+            out.append(f"{path}: TensorFlow's message {meaning(expected)!r} is not what tapegrad "
+                       f"says: {actual!r} (the same text, or every number, quoted name and dtype "
+                       f"in it; or mark the case @message_differs with a reason)")
+        return
+    reason, phrases = message
+    missing = [p for p in phrases if p not in actual]
+    if missing:
+        out.append(f"{path}: tapegrad's message {actual!r} lacks {missing} "
+                   f"(@message_differs: {reason})")
 
 
 def _compare(e, a, tol, path, out):
@@ -178,8 +266,15 @@ def _compare(e, a, tol, path, out):
 
 
 def _tolerance(dtype, tol):
-    """(rtol, atol, float32_work): the third says float32 numbers may differ by float32 ulps."""
-    rtol, atol = TOLERANCES.get(dtype, (0.0, 0.0))
+    """(rtol, atol, float32_work) for values of ``dtype``: integers, booleans and strings exactly
+    (a looser tolerance never applies to them: 20000 and 20001 differ); floating and complex
+    values by ``TOLERANCES``, or by ``tol``: one (rtol, atol) pair for every floating dtype, or a
+    dict of pairs by dtype name. The third item says float32 numbers may differ by float32 ulps."""
+    if dtype not in TOLERANCES:
+        return (0.0, 0.0, False)
+    if isinstance(tol, dict):
+        tol = tol.get(dtype, (None, None))
+    rtol, atol = TOLERANCES[dtype]
     return (rtol if tol[0] is None else tol[0], atol if tol[1] is None else tol[1],
             dtype in _WIDE)
 

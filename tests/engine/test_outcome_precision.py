@@ -51,3 +51,20 @@ def test_sign_and_float32_tensors_are_unchanged():
     e = {"tensor": "float32", "shape": [], "value": 1.0}
     assert outcome.compare(e, {"tensor": "float32", "shape": [], "value": 1.0 + 1e-4}) != []
     assert outcome.compare(e, {"tensor": "float32", "shape": [], "value": 1.0 + 1e-6}) == []
+
+
+def test_integers_are_exact_whatever_tolerance_is_asked_for():
+    e = {"tensor": "int32", "shape": [], "value": 20000}
+    a = {"tensor": "int32", "shape": [], "value": 20001}
+    assert outcome.compare(e, a) != []
+    assert outcome.compare(e, a, (1e-4, 1e-5)) != []
+    assert outcome.compare(e, a, {"float32": (1e-4, 1e-5)}) != []
+
+
+def test_tolerances_by_dtype():
+    loose = {"float32": (1e-4, 1e-5)}
+    f32 = {"tensor": "float32", "shape": [], "value": 1.0}
+    f64 = {"tensor": "float64", "shape": [], "value": 1.0}
+    assert outcome.compare(f32, {**f32, "value": 1.00005}, loose) == []
+    assert outcome.compare(f64, {**f64, "value": 1.00005}, loose) != []   # float64 stays tight
+    assert outcome.compare(f64, {**f64, "value": 1.00005}, (1e-4, 1e-5)) == []   # one pair: all floats
