@@ -1,4 +1,6 @@
-"""Batched reverse rules: every row of a jacobian in one backward pass.
+"""Batched reverse rules: every row of a jacobian in one backward pass. This module is the engine
+that runs them and the makers that build them from a VJP; the rules themselves are declared with
+their primitive (``defbatched``, next to its VJP in the module of its family).
 
 A batched rule takes the output's cotangents for all rows at once, stacked on a new leading axis
 (``G`` of shape ``(rows,) + output shape``), and gives each input's cotangents the same way
@@ -6,83 +8,30 @@ A batched rule takes the output's cotangents for all rows at once, stacked on a 
 row ``i`` of ``G``: rules are the VJPs with the batch axis kept out of the op's axes, written
 with the same ops in the same order, so the values are the per-row loop's.
 
-``RULES`` maps a primitive's name to its batched rule; elementwise primitives (``table.elementwise``:
-``g * f'(x)``, which broadcasts over a leading axis) share one. A primitive without a rule, or
-whose VJP was replaced after its rule was written (``tf.RegisterGradient``), has none:
-``batched_backward`` then answers None and the caller computes the rows one by one; so does a
-rule that raises ``NotBatchable``.
-
-Rules are declared here and in ``batching_array.py`` (shapes, indexing, reductions, convolution)
-and ``batching_linalg.py`` (matrices, complex numbers, FFTs); many with one of the makers:
-``own_vjp`` (the VJP already broadcasts over a leading axis), ``rows_broadcast`` (elementwise-like
-binaries), ``batching_array.rows_last`` (gathers and segments along leading axes) and
-``batching_array.folded`` (ops that treat each example on its own). A primitive with no
-gradient gets a rule raising the loop's LookupError. ``tests/engine/test_batching.py`` checks
-every table entry against the loop, bit for bit.
-
     rule(G, ans, inputs, attrs, wanted) -> one batched cotangent (Tensor or None) per input
-"""
-from .backend import xp
-from .ground import add, reshape_to, zeros_of
-from .kernels import dispatch as kernels
-from .ops import (
-    broadcast_to, cast, expand_dims, getitem, greater_equal, less_equal, log_softmax, matmul,
-    multiply, negative, realdiv, reduce_sum, relu_grad, softmax, subtract, transpose, where,
-)
-from .ops.exponential_ops import _pow_dx, _pow_dy
-from .recording import bind
-from .table import ELEMENTWISE, TABLE
-from .tensor import wrap
 
-RULES = {}
+Elementwise primitives (``table.elementwise``: ``g * f'(x)``, which broadcasts over a leading
+axis) have their VJP as their rule. A primitive without a rule, or whose VJP was replaced after
+its rule was declared (``tf.RegisterGradient``), has none: ``batched_backward`` then answers
+None and the caller computes the rows one by one; so does a rule that raises ``NotBatchable``.
+A primitive with no gradient gets a rule raising the loop's LookupError.
+
+The makers, for VJPs that batch by a pattern:
+
+- ``own_vjp``        the VJP already broadcasts over a leading axis: it is the rule;
+- ``rows_broadcast`` elementwise-like binaries whose VJP ends in ``unbroadcast``;
+- ``rows_last``      gathers and segments along leading axes (the rows become a last axis);
+- ``folded``         ops that treat each example on its own (the rows join the examples' axis).
+
+``tests/engine/test_batching.py`` checks every rule against the loop, bit for bit.
+"""
+from .ground import add, broadcast_to, reduce_sum, reshape_to
+from .primitives import TABLE, defbatched
+from .recording import bind
 
 
 class NotBatchable(Exception):
     """Raised by a rule for attributes it cannot batch (the rows are then computed one by one)."""
-
-
-_VJPS = {}   # name -> the VJP its rule mirrors (a later replacement disables the rule)
-
-
-def rule(*names):
-    """Declares the batched rule of the primitives named ``names`` (which mirrors their VJP as
-    it is now: ``rule_of`` drops the rule if the VJP is replaced later)."""
-    def register(fn):
-        for name in names:
-            RULES[name] = fn
-            if name in TABLE:
-                _VJPS[name] = TABLE[name].vjp
-        return fn
-    return register
-
-
-def own_vjp(*names):
-    """The primitive's own VJP is its batched rule: it only broadcasts over leading axes (no
-    ``unbroadcast``, no reshape to the input's shape, axes counted from the end). A name not in
-    this build's table is skipped (``tests/engine/test_batching.py`` checks every entry)."""
-    for name in names:
-        if name in TABLE:
-            rule(name)(TABLE[name].vjp)
-
-
-def rows_broadcast(*names):
-    """For elementwise-like binaries whose VJP ends in ``unbroadcast``: the VJP is given inputs
-    broadcast to the rows' shape (so its ``unbroadcast`` has nothing to sum and its local
-    derivatives are the same numbers, entry by entry), and the rows are then summed down to each
-    input's shape as the loop's ``unbroadcast`` sums each row."""
-    for name in names:
-        if name in TABLE:
-            rule(name)(_rows_broadcast(TABLE[name].vjp))
-
-
-def _rows_broadcast(vjp):
-    def batched(G, ans, inputs, attrs, wanted):
-        shape = G._value.shape
-        full = tuple(x if x._value.shape == shape else broadcast_to(x, shape) for x in inputs)
-        cts = vjp(G, broadcast_to(ans, shape), full, attrs, wanted)
-        return [None if ct is None else unbroadcast_rows(ct, _shape(x))
-                for x, ct in zip(inputs, cts)]
-    return batched
 
 
 def rule_of(prim):
@@ -91,12 +40,8 @@ def rule_of(prim):
         return _nondiff
     if prim.vjp is None:
         return _no_gradient(prim.name)
-    rule_ = ELEMENTWISE.get(prim)
-    if rule_ is not None and _is_or_wraps(prim.vjp, rule_):
-        return rule_     # g * f'(x): f'(x) broadcasts over the rows
-    fn = RULES.get(prim.name)
-    if fn is None or TABLE.get(prim.name) is not prim or not _is_or_wraps(prim.vjp,
-                                                                          _VJPS.get(prim.name)):
+    fn = prim.batched
+    if fn is None or not _is_or_wraps(prim.vjp, prim.batched_vjp):
         return None
     return fn
 
@@ -121,8 +66,22 @@ def _no_gradient(name):
     return batched
 
 
-def _shape(x):
+def shape_of(x):
+    """The shape of tensor ``x``, as a tuple."""
     return tuple(x._value.shape)
+
+
+_shape = shape_of
+
+
+def rows(G):
+    """How many rows ``G`` holds (its first axis)."""
+    return G._value.shape[0]
+
+
+def shifted(axis):
+    """An axis of the op's input, counted in the rows-first cotangent."""
+    return axis + 1 if axis >= 0 else axis
 
 
 def unbroadcast_rows(G, shape):
@@ -140,248 +99,107 @@ def unbroadcast_rows(G, shape):
     return G
 
 
-def _conj(x):
-    return x if x._value.dtype.kind != "c" else TABLE["Conj"].apply(x)
-
-
-@rule("ReadVariableOp", "Identity")
-def _pass(G, ans, inputs, attrs, wanted):
-    return [G]
-
-
-@rule("Neg")
-def _neg(G, ans, inputs, attrs, wanted):
-    return [negative(G)]
-
-
-@rule("AddV2")
-def _add(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return [unbroadcast_rows(G, _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(G, _shape(y)) if wanted[1] else None]
-
-
-@rule("Sub")
-def _sub(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return [unbroadcast_rows(G, _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(negative(G), _shape(y)) if wanted[1] else None]
-
-
-@rule("Mul")
-def _mul(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return [unbroadcast_rows(multiply(G, _conj(y)), _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(multiply(_conj(x), G), _shape(y)) if wanted[1] else None]
-
-
-@rule("RealDiv")
-def _div(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return [unbroadcast_rows(realdiv(G, _conj(y)), _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(multiply(G, _conj(realdiv(realdiv(negative(x), y), y))), _shape(y))
-            if wanted[1] else None]
-
-
-@rule("Pow")
-def _pow(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return [unbroadcast_rows(multiply(G, _pow_dx(ans, x, y)), _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(multiply(G, _pow_dy(ans, x, y)), _shape(y)) if wanted[1] else None]
-
-
-def _row_index(index):
-    """``index`` with the row axis kept whole in front; only basic indices (ints, slices, None,
-    Ellipsis) are batched this way."""
-    index = index if isinstance(index, tuple) else (index,)
-    for i in index:
-        if not (i is None or i is Ellipsis or isinstance(i, (int, slice))) or isinstance(i, bool):
-            raise NotBatchable(index)
-    return (slice(None),) + index
-
-
-@rule("StridedSlice")
-def _slice(G, ans, inputs, attrs, wanted):
-    shape = (G._value.shape[0],) + _shape(inputs[0])
-    return [bind(TABLE["StridedSliceGrad"], (G,),
-                 {"shape": shape, "index": _row_index(attrs["index"])})]
-
-
-@rule("StridedSliceGrad")
-def _slice_grad(G, ans, inputs, attrs, wanted):
-    return [getitem(G, _row_index(attrs["index"]))]
-
-
-def _routed(cond, G, x, y, wanted):
-    """Cotangents of an op that routes each entry from x (where ``cond``) or y."""
-    return [unbroadcast_rows(where(cond, G, zeros_of(G)), _shape(x)) if wanted[0] else None,
-            unbroadcast_rows(where(cond, zeros_of(G), G), _shape(y)) if wanted[1] else None]
-
-
-@rule("Maximum")
-def _maximum(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return _routed(greater_equal(x, y), G, x, y, wanted)
-
-
-@rule("Minimum")
-def _minimum(G, ans, inputs, attrs, wanted):
-    x, y = inputs
-    return _routed(less_equal(x, y), G, x, y, wanted)
-
-
-@rule("SelectV2")
-def _select(G, ans, inputs, attrs, wanted):
-    c, x, y = inputs
-    return [None] + _routed(c, G, x, y, wanted[1:])
-
-
-@rule("Cast")
-def _cast(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    if x._value.dtype.kind in "fc" and G._value.dtype.kind in "fc":
-        return [cast(G, x._value.dtype)]
-    return [None]
-
-
-@rule("Relu")
-def _relu(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    return [relu_grad(G, broadcast_to(x, G._value.shape))]
-
-
-@rule("Reshape")
-def _reshape(G, ans, inputs, attrs, wanted):
-    return [reshape_to(G, (G._value.shape[0],) + _shape(inputs[0]))]
-
-
-@rule("BroadcastTo")
-def _broadcast_to(G, ans, inputs, attrs, wanted):
-    return [unbroadcast_rows(G, _shape(inputs[0]))]
-
-
-@rule("Transpose")
-def _transpose(G, ans, inputs, attrs, wanted):
-    back = tuple(int(i) + 1 for i in xp.argsort(attrs["perm"]))
-    return [transpose(G, (0,) + back)]
-
-
 def spread_rows(G, x, axes, keepdims):
     """``ground.broadcast_back`` for each row: a reduction's cotangents over ``x``'s shape."""
     shape = _shape(x)
-    rows = G._value.shape[0]
     if not keepdims:
         kept = tuple(1 if axes is None or i in axes else d for i, d in enumerate(shape))
-        G = reshape_to(G, (rows,) + kept)
-    return broadcast_to(G, (rows,) + shape)
+        G = reshape_to(G, (rows(G),) + kept)
+    return broadcast_to(G, (rows(G),) + shape)
 
 
-@rule("Sum")
-def _sum(G, ans, inputs, attrs, wanted):
-    return [spread_rows(G, inputs[0], attrs["axes"], attrs["keepdims"])]
+# -- the makers -------------------------------------------------------------------------------
+def own_vjp(*prims):
+    """The primitive's own VJP is its batched rule: it only broadcasts over leading axes (no
+    ``unbroadcast``, no reshape to the input's shape, axes counted from the end)."""
+    for prim in prims:
+        defbatched(prim, prim.vjp)
 
 
-@rule("Mean")
-def _mean(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    axes = attrs["axes"]
-    count = 1
-    for i, d in enumerate(_shape(x)):
-        if axes is None or i in axes:
-            count *= d
-    return [realdiv(spread_rows(G, x, axes, attrs["keepdims"]),
-                    wrap(xp.asarray(count, dtype=G._value.dtype)))]
+def rows_broadcast(*prims):
+    """For elementwise-like binaries whose VJP ends in ``unbroadcast``: the VJP is given inputs
+    broadcast to the rows' shape (so its ``unbroadcast`` has nothing to sum and its local
+    derivatives are the same numbers, entry by entry), and the rows are then summed down to each
+    input's shape as the loop's ``unbroadcast`` sums each row."""
+    for prim in prims:
+        defbatched(prim, _rows_broadcast(prim.vjp))
 
 
-@rule("MatMul")
-def _matmul(G, ans, inputs, attrs, wanted):
-    a, b = inputs
-    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    ca = cb = None
-    if wanted[0]:
-        bc = _conj(b)
-        if not ta:
-            r = matmul(G, bc, transpose_b=not tb)
-        elif not tb:
-            r = matmul(bc, G, transpose_b=True)
-        else:
-            r = matmul(bc, G, transpose_a=True, transpose_b=True)
-        ca = unbroadcast_rows(r, _shape(a))
-    if wanted[1]:
-        ac = _conj(a)
-        if not tb:
-            r = matmul(ac, G, transpose_a=not ta)
-        elif not ta:
-            r = matmul(G, ac, transpose_a=True)
-        else:
-            r = matmul(G, ac, transpose_a=True, transpose_b=True)
-        cb = unbroadcast_rows(r, _shape(b))
-    return [ca, cb]
+def _rows_broadcast(vjp):
+    def batched(G, ans, inputs, attrs, wanted):
+        shape = G._value.shape
+        full = tuple(x if x._value.shape == shape else broadcast_to(x, shape) for x in inputs)
+        cts = vjp(G, broadcast_to(ans, shape), full, attrs, wanted)
+        return [None if ct is None else unbroadcast_rows(ct, _shape(x))
+                for x, ct in zip(inputs, cts)]
+    return batched
 
 
-@rule("Pack")
-def _pack(G, ans, inputs, attrs, wanted):
-    lead = (slice(None),) * (attrs["axis"] + 1)
-    return [getitem(G, lead + (i,)) if w else None for i, w in enumerate(wanted)]
+def rows_to_front(t):
+    """Moves the last axis of ``t`` (the rows) to the front."""
+    nd = t._value.ndim
+    return bind(TABLE["Transpose"], (t,), {"perm": (nd - 1,) + tuple(range(nd - 1))})
 
 
-@rule("ConcatV2")
-def _concat(G, ans, inputs, attrs, wanted):
-    lead = (slice(None),) * (attrs["axis"] + 1)
-    out, start = [], 0
-    for x, w in zip(inputs, wanted):
-        n = _shape(x)[attrs["axis"]]
-        out.append(getitem(G, lead + (slice(start, start + n),)) if w else None)
-        start += n
-    return out
+def rows_to_back(G):
+    """Moves the first axis of ``G`` (the rows) to the end."""
+    nd = G._value.ndim
+    return bind(TABLE["Transpose"], (G,), {"perm": tuple(range(1, nd)) + (0,)})
 
 
-@rule("SoftmaxCrossEntropyWithLogits")
-def _softmax_xent(G, ans, inputs, attrs, wanted):
-    x, z = inputs
-    axis = attrs["axis"] + 1
-    return [multiply(expand_dims(G, axis), subtract(softmax(x, axis - 1), z)) if wanted[0] else None,
-            multiply(expand_dims(G, axis), negative(log_softmax(x, axis - 1))) if wanted[1] else None]
+def rows_last(*prims, data=(0,)):
+    """For VJPs that gather or scatter along their leading axes and broadcast elsewhere: the VJP
+    is given the rows as a last axis (the inputs at positions ``data``, and the output, get a
+    size-1 last axis), so each row's numbers meet in the same order as in the loop; its
+    cotangents then have their rows moved back to the front."""
+    for prim in prims:
+        defbatched(prim, _rows_last_rule(prim.vjp, data))
 
 
+def _rows_last_rule(vjp, data):
+    def batched(G, ans, inputs, attrs, wanted):
+        inner = tuple(reshape_to(x, _shape(x) + (1,)) if i in data else x
+                      for i, x in enumerate(inputs))
+        cts = vjp(rows_to_back(G), reshape_to(ans, _shape(ans) + (1,)), inner, attrs, wanted)
+        return [None if ct is None else rows_to_front(ct) for ct in cts]
+    return batched
 
 
-@rule("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent(G, ans, inputs, attrs, wanted):
-    """The VJP's fused kernel where it runs (no tape recording, large enough logits), called per
-    row as the loop calls it; otherwise ``G[..., None] * backprop`` for all rows at once."""
-    x, z = inputs
-    if not wanted[0]:
-        return [None, None]
-    rows = []
-    for r in range(G._value.shape[0]):
-        fast = kernels.sparse_xent_grad(x._value, z._value, G._value[r], ans._value)
-        if fast is None:
-            break
-        rows.append(fast)
-    else:
-        return [wrap(xp.stack(rows)), None]
-    onehot = wrap((z._value[..., None] == xp.arange(x._value.shape[-1])).astype(x._value.dtype))
-    return [multiply(expand_dims(G, -1), subtract(softmax(x), onehot)), None]
+def fold(t):
+    """(rows, examples, ...) -> (rows * examples, ...)."""
+    s = _shape(t)
+    return reshape_to(t, (s[0] * s[1],) + s[2:])
 
 
-# elementwise-like binaries whose VJP multiplies g by local derivatives, then unbroadcasts
-rows_broadcast("Atan2", "FloorMod", "MulNoNan", "Polygamma", "Xdivy", "Xlog1py", "Xlogy",
-               "Igamma", "Igammac", "Betainc", "Zeta", "NextAfter")
+def unfold(t, n_rows):
+    """(rows * examples, ...) -> (rows, examples, ...)."""
+    s = _shape(t)
+    return reshape_to(t, (n_rows, s[0] // n_rows) + s[1:])
 
 
-@rule("Sign")
-def _sign(G, ans, inputs, attrs, wanted):
-    return [zeros_of(G)]   # the loop's zeros_of(x) for each row
+def _each_row(x, n_rows):
+    """``x`` (examples first) repeated for each row, in the order ``fold`` gives them."""
+    return bind(TABLE["Tile"], (x,), {"multiples": (n_rows,) + (1,) * (x._value.ndim - 1)})
 
 
-@rule("ReluGrad")
-def _relu_grad(G, ans, inputs, attrs, wanted):
-    g, x = inputs
-    return [relu_grad(G, broadcast_to(x, G._value.shape)) if wanted[0] else None,
-            zeros_of(G) if wanted[1] else None]
+def folded(*prims, per_example=()):
+    """For VJPs that treat each example (the first axis) on its own and read no example count
+    from their inputs or output: the rows folded into the examples' axis, the inputs at
+    ``per_example`` repeated for each row."""
+    for prim in prims:
+        defbatched(prim, _folded_rule(prim.vjp, per_example))
 
 
+def _folded_rule(vjp, per_example):
+    def batched(G, ans, inputs, attrs, wanted):
+        n = rows(G)
+        inputs = tuple(_each_row(x, n) if i in per_example else x for i, x in enumerate(inputs))
+        cts = vjp(fold(G), ans, inputs, attrs, wanted)
+        return [None if ct is None else unfold(ct, n) for ct in cts]
+    return batched
+
+
+# -- the engine -------------------------------------------------------------------------------
 def _relevant(records, target, source_ids, watched):
     """The records on a path from a source, in order, and the ids they reach (the forward walk of
     ``backprop.backward``: only what the tape watches, or the target itself, starts a path)."""

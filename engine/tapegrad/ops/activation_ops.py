@@ -11,6 +11,7 @@ from .. import shape_rules
 from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import multiply, negative, subtract
+from ..batching import rows_broadcast
 
 
 def _sigmoid_impl(x):
@@ -69,3 +70,7 @@ def relu(features, name=None):
 def log_sigmoid(x, name=None):
     """log(sigmoid(x)) computed stably as -softplus(-x)."""
     return negative(softplus(negative(convert.tensor(x))))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(RELU, RELU_GRAD)

@@ -17,10 +17,12 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..tensor import EagerTensor, convert_to_tensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
+from ..batching import own_vjp, rows_broadcast
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _shape(x):
@@ -371,3 +373,15 @@ def truncatemod(x, y, name=None):
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """The sum of a list of tensors of one shape (deprecated in TensorFlow for ``add_n``)."""
     return add_n(inputs)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(IDENTITY, NEG, CAST, ABS)
+rows_broadcast(ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM, FLOORMOD)
+
+
+def _batched_sign(G, ans, inputs, attrs, wanted):
+    return [zeros_of(G)]   # the loop's zeros_of(x) for each row
+
+
+defbatched(SIGN, _batched_sign)

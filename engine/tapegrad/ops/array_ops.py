@@ -9,9 +9,12 @@ from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's
 from ..ground import conj_if_complex
 from ..recording import bind
 from ..table import deflinear, primitive
+from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
+from .. import batching
+from ..ground import reshape_to
+from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
-from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
 
 
 def _shape(x):
@@ -357,3 +360,73 @@ def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
 
 def rank(input, name=None):  # noqa: A002
     return wrap(xp.array(convert.tensor(input)._value.ndim, dtype=xp.int32))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _row_index(index):
+    """``index`` with the row axis kept whole in front; only basic indices (ints, slices, None,
+    Ellipsis) are batched this way."""
+    index = index if isinstance(index, tuple) else (index,)
+    for i in index:
+        if not (i is None or i is Ellipsis or isinstance(i, (int, slice))) or isinstance(i, bool):
+            raise batching.NotBatchable(index)
+    return (slice(None),) + index
+
+
+def _batched_slice(G, ans, inputs, attrs, wanted):
+    shape = (G._value.shape[0],) + batching.shape_of(inputs[0])
+    return [bind(STRIDED_SLICE_GRAD, (G,),
+                 {"shape": shape, "index": _row_index(attrs["index"])})]
+
+
+defbatched(STRIDED_SLICE, _batched_slice)
+
+
+def _batched_slice_grad(G, ans, inputs, attrs, wanted):
+    return [getitem(G, _row_index(attrs["index"]))]
+
+
+defbatched(STRIDED_SLICE_GRAD, _batched_slice_grad)
+
+
+def _batched_reshape(G, ans, inputs, attrs, wanted):
+    return [reshape_to(G, (G._value.shape[0],) + batching.shape_of(inputs[0]))]
+
+
+defbatched(RESHAPE, _batched_reshape)
+
+
+def _batched_broadcast_to(G, ans, inputs, attrs, wanted):
+    return [batching.unbroadcast_rows(G, batching.shape_of(inputs[0]))]
+
+
+defbatched(BROADCAST_TO, _batched_broadcast_to)
+
+
+def _batched_transpose(G, ans, inputs, attrs, wanted):
+    back = tuple(int(i) + 1 for i in xp.argsort(attrs["perm"]))
+    return [transpose(G, (0,) + back)]
+
+
+defbatched(TRANSPOSE, _batched_transpose)
+
+
+def _batched_pack(G, ans, inputs, attrs, wanted):
+    lead = (slice(None),) * (attrs["axis"] + 1)
+    return [getitem(G, lead + (i,)) if w else None for i, w in enumerate(wanted)]
+
+
+defbatched(PACK, _batched_pack)
+
+
+def _batched_concat(G, ans, inputs, attrs, wanted):
+    lead = (slice(None),) * (attrs["axis"] + 1)
+    out, start = [], 0
+    for x, w in zip(inputs, wanted):
+        n = batching.shape_of(x)[attrs["axis"]]
+        out.append(getitem(G, lead + (slice(start, start + n),)) if w else None)
+        start += n
+    return out
+
+
+defbatched(CONCAT, _batched_concat)

@@ -13,6 +13,7 @@ from ..tensor import convert_to_tensor
 from ..variables import Variable
 from .array_ops import zeros_like
 from .trig_ops import atan2
+from ..batching import own_vjp
 
 _COMPLEX_OF = {"float32": xp.complex64, "float64": xp.complex128}
 
@@ -102,3 +103,7 @@ def angle(input, name=None):  # noqa: A002
     if not _is_complex(z):
         return atan2(zeros_like(z), z)
     return atan2(imag(z), real(z))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(CONJ, REAL, IMAG, COMPLEX)

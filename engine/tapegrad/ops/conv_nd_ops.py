@@ -20,6 +20,7 @@ from .conv_ops import conv2d
 from .matmul_ops import matmul
 from .window_ops import (check_channels_last, gather_windows, gather_windows_array, scatter_windows,
                          spatial_arg, window_geometry)
+from ..batching import own_vjp
 
 _FORMATS = {1: ("NWC",), 2: ("NHWC",), 3: ("NDHWC",)}
 
@@ -357,3 +358,9 @@ def conv2d_backprop_filter_v2(input, filter, out_backprop, strides, padding,  # 
 __all__ = ["atrous_conv2d", "atrous_conv2d_transpose", "conv", "conv1d_transpose",
            "conv2d_backprop_filter_v2", "conv2d_backprop_input_v2", "conv2d_transpose", "conv3d",
            "conv3d_transpose", "conv_transpose", "convolution", "extract_volume_patches"]
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+# TensorFlow's 3-D convolution and pooling gradients fail when the op was called without
+# data_format: the VJP raises that error, and so does its batched pass.
+own_vjp(UNSET_DATA_FORMAT)

@@ -12,14 +12,18 @@ from ..checks import check_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import defjvp, deflinear, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from .. import convert
 from ..ground import reduce_sum, reshape
 from ..tensor import wrap
 from .arithmetic_ops import realdiv
 from .matmul_ops import matmul
 from .window_ops import check_channels_last, window_geometry
+from .. import batching
+from ..batching import folded
+from ..ground import reshape_to
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _pair(value, name, op):
@@ -234,3 +238,31 @@ def max_pool_grad_grad(x, t, attrs):
 
 def pool_attrs(x, ksize, strides, padding):
     return _pool_attrs(convert.tensor(x), ksize, strides, padding, "MaxPool")
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+folded(IM2COL, COL2IM)   # the windows of 2-D convolutions
+folded(MAX_POOL, MAX_POOL_GRAD, MAX_POOL_GRAD_GRAD, per_example=(0,))   # x: where the maxima are
+
+
+def _batched_conv2d(G, ans, inputs, attrs, wanted):
+    """The VJP's matmuls once per row (a stack of the loop's products), then its window ops."""
+    x, w = inputs
+    rows = batching.rows(G)
+    n, oh, ow, o = batching.shape_of(G)[1:]
+    kh, kw, c, _ = batching.shape_of(w)
+    g = reshape_to(G, (rows, n * oh * ow, o))
+    cx = cw = None
+    if wanted[0]:
+        cols = matmul(g, reshape_to(w, (kh * kw * c, o)), transpose_b=True)
+        cx = batching.unfold(bind(COL2IM, (reshape_to(cols, (rows * n, oh, ow, kh, kw, c)),),
+                          attrs), rows)
+    if wanted[1]:
+        cols = bind(IM2COL, (x,), attrs)
+        k = kh * kw * c
+        cw = reshape_to(matmul(reshape_to(cols, (n * oh * ow, k)), g, transpose_a=True),
+                        (rows,) + batching.shape_of(w))
+    return [cx, cw]
+
+
+defbatched(CONV2D, _batched_conv2d)

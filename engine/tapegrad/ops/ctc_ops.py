@@ -28,14 +28,17 @@ from ..backend import xp
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import multiply, reduce_sum, reshape
 from .arithmetic_ops import cast
 from .array_ops import transpose
 from .sparse_ops import SparseTensor
+from .. import batching
+from ..ground import reshape_to
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 # TensorFlow's "log 0" for dense labels: log(1e-307) rounded to float32
 _DENSE_LOG_0 = _struct.unpack("f", _struct.pack("f", _math.log(1e-307)))[0]
@@ -150,7 +153,16 @@ def ctc_forward_backward(logits, labels, label_length, logit_length, blank, log_
         occupancy = xp.exp(post)
         occupancy = xp.where(xp.isfinite(log_likelihood)[None, :, None] & xp.isfinite(occupancy),
                              occupancy, 0.0)
-    # sum the state posteriors per class: blank states to the blank, label states to their label
+    grad = (xp.exp(logp) - _per_class(occupancy, labels, valid, blank, C)) * frame_on[:, :, None]
+    return -log_likelihood, grad
+
+
+def _per_class(occupancy, labels, valid, blank, C):
+    """The state posteriors [T, B, S] summed per class [T, B, C]: blank states to the blank,
+    label states to their label."""
+    T, B, _ = occupancy.shape
+    L = labels.shape[1]
+    rows = xp.arange(B)
     per_class = xp.zeros((T, B, C))
     per_class[:, :, blank] = occupancy[:, :, L + 1:].sum(axis=2)
     counted = valid & (labels != blank)
@@ -158,8 +170,7 @@ def ctc_forward_backward(logits, labels, label_length, logit_length, blank, log_
         col = xp.where(counted[:, i], labels[:, i], 0)
         xp.add.at(per_class, (slice(None), rows, col),
                   xp.where(counted[:, i][None], occupancy[:, :, i + 1], 0.0))
-    grad = (xp.exp(logp) - per_class) * frame_on[:, :, None]
-    return -log_likelihood, grad
+    return per_class
 
 
 def _ctc_impl(logits, labels, label_length, logit_length, blank, log_0, want_grad):
@@ -498,3 +509,14 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
             paths[i].append(best[i].labels())
             log_probs[b, i] = best[i].new[0]
     return [_decoded(p, B) for p in paths], wrap(log_probs)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_ctc_loss(G, ans, inputs, attrs, wanted):
+    """The VJP's ``g[None, :, None] * grad``, with the rows in front."""
+    rows, batch = batching.rows(G), batching.shape_of(G)[1]
+    return [multiply(reshape_to(G, (rows, 1, batch, 1)),
+                     bind(CTC_LOSS_GRAD, (inputs[0],), attrs))]
+
+
+defbatched(CTC_LOSS, _batched_ctc_loss)

@@ -4,9 +4,11 @@ from .. import checks, convert
 from ..ground import quiet
 from ..recording import bind
 from ..table import deflinear, defjvp, defvjp, primitive
+from .arithmetic_ops import multiply, realdiv
+from .. import batching
+from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
-from .arithmetic_ops import multiply, realdiv
 
 
 def _cum_impl(fn, identity):
@@ -59,3 +61,21 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     return _cum(CUMPROD, x, axis, exclusive, reverse)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_cumsum(G, ans, inputs, attrs, wanted):
+    return [cumsum(G, axis=batching.shifted(attrs["axis"]), exclusive=attrs["exclusive"],
+                   reverse=not attrs["reverse"])]
+
+
+defbatched(CUMSUM, _batched_cumsum)
+
+
+def _batched_cumprod(G, ans, inputs, attrs, wanted):
+    (x,) = inputs
+    return [realdiv(cumsum(multiply(ans, G), axis=batching.shifted(attrs["axis"]),
+                           exclusive=attrs["exclusive"], reverse=not attrs["reverse"]), x)]
+
+
+defbatched(CUMPROD, _batched_cumprod)

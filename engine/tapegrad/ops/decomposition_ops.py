@@ -43,6 +43,7 @@ from .linalg_ops import band_part, cholesky, cholesky_solve, solve, triangular_s
 from .logic_ops import where
 from .matmul_ops import matmul
 from .reduction_ops import norm as _vector_and_simple_norm, reduce_max
+from ..batching import own_vjp
 
 
 def _tensor(x):
@@ -655,3 +656,7 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
         m, n = x._value.shape[-2:]
         tol = s.max(axis=-1, keepdims=True) * max(m, n) * xp.finfo(s.dtype).eps
     return wrap(xp.sum(s > tol, axis=-1).astype(xp.int32))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(EIGH_VALUES, EIGH_VECTORS, SVD_S, SVD_U, SVD_V, QR_Q, QR_R)

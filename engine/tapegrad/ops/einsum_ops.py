@@ -14,11 +14,13 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import convert_to_tensor
 from ..variables import Variable
-from .shape_ops import einsum as _contract
+from .shape_ops import _free_letter, einsum as _contract
+from .. import batching
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _diagonal_impl(x, spec):
@@ -129,3 +131,24 @@ def einsum(equation, *inputs, **kwargs):
     terms, out = _explicit(equation, [tuple(x._value.shape) for x in xs])
     reduced = [_take_diagonals(x, t, i) for i, (x, t) in enumerate(zip(xs, terms))]
     return _contract(",".join(t for _, t in reduced) + "->" + out, *[x for x, _ in reduced])
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_einsum_diagonal(G, ans, inputs, attrs, wanted):
+    spec = attrs["spec"]
+    lhs, out = spec.split("->")
+    r = _free_letter(spec)
+    return [bind(EINSUM_DIAGONAL_EMBED, (G,),
+                 {"spec": f"{r}{lhs}->{r}{out}", "shape": (batching.rows(G),) + batching.shape_of(inputs[0])})]
+
+
+defbatched(EINSUM_DIAGONAL, _batched_einsum_diagonal)
+
+
+def _batched_einsum_diagonal_embed(G, ans, inputs, attrs, wanted):
+    lhs, out = attrs["spec"].split("->")
+    r = _free_letter(attrs["spec"])
+    return [bind(EINSUM_DIAGONAL, (G,), {"spec": f"{r}{lhs}->{r}{out}"})]
+
+
+defbatched(EINSUM_DIAGONAL_EMBED, _batched_einsum_diagonal_embed)

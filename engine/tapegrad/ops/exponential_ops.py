@@ -10,12 +10,13 @@ from ..checks import check_dtype
 from ..kernels import dispatch as kernels
 from ..ground import binary, conj_if_complex, incompatible, ones_of, quiet, scalar_like, unary, unbroadcast, zeros_of
 from ..recording import bind
-from ..table import ELEMENTWISE, defjvp, defvjp, elementwise, primitive
+from ..table import ELEMENTWISE, defbatched, defjvp, defvjp, elementwise, primitive
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import MUL, NO_ATTRS, add, multiply, negative, realdiv, subtract
 from .logic_ops import equal, greater, where
+from ..batching import rows_broadcast
 
 
 def _shape(x):
@@ -74,7 +75,8 @@ def _zero_where_no_gradient(prim, deriv):
         zero = zeros_of(g)
         return where(equal(g, zero), zero, multiply(g, conj_if_complex(deriv(ans, x))))
     defvjp(prim, rule)
-    ELEMENTWISE[prim] = prim.vjp   # still an elementwise rule (batching.py may vectorize it)
+    defbatched(prim, prim.vjp)     # still an elementwise rule: it broadcasts over the rows
+    ELEMENTWISE[prim] = prim.vjp
 
 
 _zero_where_no_gradient(SQRT, lambda ans, x: realdiv(scalar_like(0.5, ans), ans))
@@ -137,3 +139,7 @@ def erf(x, name=None):
 def squared_difference(x, y, name=None):
     """(x - y) ** 2 elementwise."""
     return square(subtract(x, y))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(POW)

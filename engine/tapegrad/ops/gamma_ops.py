@@ -32,6 +32,7 @@ from .logic_ops import equal
 from .reduction_ops import reduce_mean
 from .special_ops import lgamma, xlog1py, xlogy
 from . import special_numerics as _num
+from ..batching import rows_broadcast
 
 
 def _tensor(x, like=None):
@@ -282,3 +283,6 @@ def zero_fraction(value, name=None):
     v = _tensor(value)
     return reduce_mean(cast(equal(v, zeros_like(v)), dtypes.float32))
 
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(IGAMMA, IGAMMAC, BETAINC, ZETA, NEXTAFTER)

@@ -12,11 +12,14 @@ from ..errors import InvalidArgumentError
 from ..ground import add, as_shape as _as_shape, reshape
 from ..recording import bind
 from ..table import deflinear, defvjp, defjvp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import Tensor, TensorShape, wrap
 from .arithmetic_ops import negative
 from .logic_ops import where
+from .. import batching
+from ..ground import reshape_to
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _contiguous(a):
@@ -312,3 +315,45 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         a = int(axis) % nd
         out = xp.moveaxis(out, -1, a)
     return wrap(_contiguous(out))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_gather(G, ans, inputs, attrs, wanted):
+    """The VJP's segment sum (at axis 0 through ``IndexedSlices``, which the loop densifies by
+    the same segment sum over the flattened indices), one axis further in."""
+    params, indices = inputs
+    axis = attrs["axis"]
+    if axis == 0:
+        n = int(indices._value.size)
+        G = reshape_to(G, (batching.rows(G), n) + batching.shape_of(params)[1:])
+        indices = wrap(indices._value.reshape(-1))
+    return [bind(UNSORTED_SEGMENT_SUM, (G, indices),
+                 {"num_segments": batching.shape_of(params)[axis], "axis": axis + 1}), None]
+
+
+defbatched(GATHER, _batched_gather)
+
+
+def _batched_segment_sum(G, ans, inputs, attrs, wanted):
+    return [bind(GATHER, (G, inputs[1]), {"axis": attrs["axis"] + 1}), None]
+
+
+defbatched(UNSORTED_SEGMENT_SUM, _batched_segment_sum)
+
+
+def _batched_gather_nd(G, ans, inputs, attrs, wanted):
+    params, indices = inputs
+    out = bind(SCATTER_ND, (indices, batching.rows_to_back(G)),
+               {"shape": batching.shape_of(params) + (batching.rows(G),)})
+    return [batching.rows_to_front(out), None]
+
+
+defbatched(GATHER_ND, _batched_gather_nd)
+
+
+def _batched_scatter_nd(G, ans, inputs, attrs, wanted):
+    indices = inputs[0]
+    return [None, batching.rows_to_front(bind(GATHER_ND, (batching.rows_to_back(G), indices), {}))]
+
+
+defbatched(SCATTER_ND, _batched_scatter_nd)

@@ -24,6 +24,7 @@ from .arithmetic_ops import cast, negative
 from .array_ops import transpose
 from .indexing_ops import gather
 from .segment_ops import unsorted_segment_mean
+from ..batching import folded
 
 _OUTPUT_DTYPE = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16",
                  "int8": "float32", "int16": "float32"}
@@ -136,3 +137,7 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
     if perm is not None:
         output, segments = transpose(output, perm), transpose(segments, perm)
     return IsotonicRegression(output, segments)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+folded(ISOTONIC, per_example=(0,))    # runs (recomputed for each row) and means

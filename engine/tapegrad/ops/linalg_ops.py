@@ -9,8 +9,6 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import wrap
 from .. import convert
 from ..checks import check_dtype
@@ -19,6 +17,11 @@ from .arithmetic_ops import cast, negative, subtract
 from .array_ops import expand_dims, eye, getitem, matrix_transpose
 from .exponential_ops import log
 from .matmul_ops import matmul
+from .. import batching
+from ..batching import own_vjp
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _shape(x):
@@ -332,3 +335,39 @@ def set_diag(input, diagonal, name=None, k=0):  # noqa: A002
         return wrap(out)
     eye = wrap(xp.eye(n, dtype=x._value.dtype))
     return add(subtract(x, multiply(x, eye)), diag(diagonal))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(CHOLESKY, INV, DET, LOG_ABS_DET)
+
+
+def _batched_solve(G, ans, inputs, attrs, wanted):
+    a, b = inputs
+    adjoint = attrs["adjoint"]
+    gb = solve(a, G, adjoint=not adjoint)    # a broadcasts over the rows (one LAPACK call each)
+    ca = cb = None
+    if wanted[0]:
+        r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
+        ca = batching.unbroadcast_rows(negative(r), batching.shape_of(a))
+    if wanted[1]:
+        cb = batching.unbroadcast_rows(gb, batching.shape_of(b))
+    return [ca, cb]
+
+
+defbatched(SOLVE, _batched_solve)
+
+
+def _batched_triangular_solve(G, ans, inputs, attrs, wanted):
+    a, b = inputs
+    lower, adjoint = attrs["lower"], attrs["adjoint"]
+    gb = triangular_solve(a, G, lower=lower, adjoint=not adjoint)
+    ca = cb = None
+    if wanted[0]:
+        r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
+        ca = batching.unbroadcast_rows(_triangle(negative(r), lower), batching.shape_of(a))
+    if wanted[1]:
+        cb = batching.unbroadcast_rows(gb, batching.shape_of(b))
+    return [ca, cb]
+
+
+defbatched(TRI_SOLVE, _batched_triangular_solve)

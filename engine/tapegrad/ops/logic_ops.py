@@ -9,6 +9,7 @@ from ..table import defjvp, defnondiff, defvjp, primitive
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import wrap
+from ..batching import rows_broadcast
 
 
 def _shape(x):
@@ -141,3 +142,5 @@ def where(condition, x=None, y=None, name=None):
     return bind(SELECT, (c, x, y), {})
 
 
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(SELECT)

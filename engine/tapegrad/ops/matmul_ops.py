@@ -6,9 +6,11 @@ from ..ground import conj_if_complex, unbroadcast
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..tensor import EagerTensor as _Eager
+from .. import batching
+from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
-from ..tensor import EagerTensor as _Eager
 
 
 _ON_NUMPY = xp.__name__ == "numpy"
@@ -101,3 +103,32 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         b = conj_if_complex(b)
     return bind(MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a),
                                  "transpose_b": bool(transpose_b or adjoint_b)})
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_matmul(G, ans, inputs, attrs, wanted):
+    a, b = inputs
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    ca = cb = None
+    if wanted[0]:
+        bc = conj_if_complex(b)
+        if not ta:
+            r = matmul(G, bc, transpose_b=not tb)
+        elif not tb:
+            r = matmul(bc, G, transpose_b=True)
+        else:
+            r = matmul(bc, G, transpose_a=True, transpose_b=True)
+        ca = batching.unbroadcast_rows(r, batching.shape_of(a))
+    if wanted[1]:
+        ac = conj_if_complex(a)
+        if not tb:
+            r = matmul(ac, G, transpose_a=not ta)
+        elif not ta:
+            r = matmul(G, ac, transpose_a=True)
+        else:
+            r = matmul(G, ac, transpose_a=True, transpose_b=True)
+        cb = batching.unbroadcast_rows(r, batching.shape_of(b))
+    return [ca, cb]
+
+
+defbatched(MATMUL, _batched_matmul)

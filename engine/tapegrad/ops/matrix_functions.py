@@ -27,6 +27,7 @@ from ..ground import add, reshape
 from .array_ops import eye, matrix_transpose
 from .einsum_ops import einsum
 from .linalg_ops import solve
+from ..batching import own_vjp
 
 
 def _denman_beavers(a, steps=100):
@@ -169,3 +170,6 @@ def matrix_square_root(input, name=None):  # noqa: A002
     """``tf.matrix_square_root``: the same as ``tf.linalg.sqrtm``."""
     return sqrtm(input, name)
 
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(SQRTM)

@@ -12,8 +12,6 @@ from ..ground import reduction_axes, reshape, scalar_like, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import wrap
 from .activation_ops import sigmoid
 from .arithmetic_ops import (
@@ -25,6 +23,9 @@ from .exponential_ops import erf, exp, expm1, log, log1p, square
 from .logic_ops import greater, greater_equal, less, logical_and, where
 from .reduction_ops import reduce_max, reduce_mean, reduce_sum
 from .trig_ops import tanh
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _python_axis(op, axis, x):
@@ -268,3 +269,14 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 max_pool = max_pool2d
 avg_pool = avg_pool2d
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_softmax_xent(G, ans, inputs, attrs, wanted):
+    x, z = inputs
+    axis = attrs["axis"] + 1
+    return [multiply(expand_dims(G, axis), subtract(softmax(x, axis - 1), z)) if wanted[0] else None,
+            multiply(expand_dims(G, axis), negative(log_softmax(x, axis - 1))) if wanted[1] else None]
+
+
+defbatched(SOFTMAX_XENT, _batched_softmax_xent)

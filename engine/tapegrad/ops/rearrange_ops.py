@@ -23,6 +23,7 @@ from .array_ops import concat, getitem, stack, transpose
 from .indexing_ops import _indices, gather_nd, scatter_nd
 from .logic_ops import equal
 from .sparse_ops import SparseTensor
+from ..batching import rows_last
 
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
@@ -608,3 +609,8 @@ def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
             # two empty sequences: 0 (not 0/0); an empty truth otherwise: inf, as TensorFlow
             out[key] = d / xp.float32(len(b)) if normalize and d else d
     return wrap(out)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_last(TENSOR_SCATTER_MAX, TENSOR_SCATTER_MIN, data=(0, 2))   # (tensor, indices, updates)
+rows_last(DYNAMIC_STITCH, data=())   # each data entry gathers the gradient at its indices

@@ -15,8 +15,6 @@ from ..ground import (  # noqa: F401  (reduce_sum is the ground's)
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import deflinear, defjvp, defnondiff, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import EagerTensor, wrap
 from .arithmetic_ops import (
     DIV, NO_ATTRS, abs, add, cast, maximum, multiply, realdiv, stop_gradient, subtract,
@@ -25,6 +23,10 @@ from .array_ops import transpose
 from .cumulative_ops import cumprod, cumsum
 from .exponential_ops import exp, log, pow as _pow, sqrt, square
 from .logic_ops import equal, greater, is_finite, where
+from .. import batching
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _shape(x):
@@ -387,3 +389,47 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     shift = stop_gradient(reduce_max(x, axis=axis, keepdims=True))
     summed = cumsum(exp(subtract(x, shift)), axis=axis, exclusive=exclusive, reverse=reverse)
     return add(log(summed), shift)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_sum(G, ans, inputs, attrs, wanted):
+    return [batching.spread_rows(G, inputs[0], attrs["axes"], attrs["keepdims"])]
+
+
+defbatched(SUM, _batched_sum)
+
+
+def _batched_mean(G, ans, inputs, attrs, wanted):
+    (x,) = inputs
+    axes = attrs["axes"]
+    count = 1
+    for i, d in enumerate(batching.shape_of(x)):
+        if axes is None or i in axes:
+            count *= d
+    return [realdiv(batching.spread_rows(G, x, axes, attrs["keepdims"]),
+                    wrap(xp.asarray(count, dtype=G._value.dtype)))]
+
+
+defbatched(MEAN, _batched_mean)
+
+
+def _batched_extreme(G, ans, inputs, attrs, wanted):
+    """Ties share the gradient equally: the VJP's ``hits / n`` (computed once for all rows)."""
+    (x,) = inputs
+    axes, keepdims = attrs["axes"], attrs["keepdims"]
+    hits = cast(equal(broadcast_back(ans, x, axes, keepdims), x), x._value.dtype)
+    n = broadcast_back(reduce_sum(hits, axis=axes, keepdims=keepdims), x, axes, keepdims)
+    return [multiply(realdiv(hits, n), batching.spread_rows(G, x, axes, keepdims))]
+
+
+defbatched(MAX, _batched_extreme)
+defbatched(MIN, _batched_extreme)
+
+
+def _batched_prod(G, ans, inputs, attrs, wanted):
+    (x,) = inputs
+    return [multiply(batching.spread_rows(G, x, attrs["axes"], attrs["keepdims"]),
+                     _prod_of_others(x, attrs["axes"]))]
+
+
+defbatched(PROD, _batched_prod)

@@ -25,6 +25,7 @@ from .array_ops import ones_like, zeros_like
 from .exponential_ops import sqrt
 from .indexing_ops import gather, unsorted_segment_sum as _unsorted_sum_nonneg
 from .logic_ops import equal, greater, where
+from ..batching import rows_last
 
 
 def _tensor(x):
@@ -285,3 +286,7 @@ def unsorted_segment_min(data, segment_ids, num_segments, name=None):
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
     """Products of the rows sharing an id; empty segments give 1."""
     return _prod(data, segment_ids, num_segments, "UnsortedSegmentProd", False)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_last(SEGMENT_MAX, SEGMENT_MIN, SEGMENT_PROD)

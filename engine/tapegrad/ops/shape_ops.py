@@ -15,12 +15,15 @@ from ..recording import bind
 from .. import dtypes
 from ..ground import add, as_shape as _as_shape, broadcast_to, fmt_shape, reduce_sum, reshape
 from ..table import deflinear, defjvp, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from .. import convert
 from ..tensor import Tensor, TensorShape, VariableBase, wrap
 from .arithmetic_ops import identity
 from .array_ops import concat, getitem
+from .. import batching
+from ..ground import reshape_to
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _contiguous(a):
@@ -426,3 +429,70 @@ def broadcast_static_shape(shape_x, shape_y):
                          f"each dimension pair they are either equal or one of them is 1. Received:"
                          f" {x} and {y}.")
     return TensorShape(dims)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_reverse(G, ans, inputs, attrs, wanted):
+    return [bind(REVERSE, (G,), {"axes": tuple(batching.shifted(a) for a in attrs["axes"])})]
+
+
+defbatched(REVERSE, _batched_reverse)
+
+
+def _batched_tile(G, ans, inputs, attrs, wanted):
+    """Sums the copies, as the VJP does: G viewed as (rows, m0, d0, m1, d1, ...)."""
+    shape = batching.shape_of(inputs[0])
+    split = [batching.rows(G)]
+    for m, d in zip(attrs["multiples"], shape):
+        split += [m, d]
+    return [reduce_sum(reshape_to(G, tuple(split)), axis=tuple(range(1, 2 * len(shape) + 1, 2)))]
+
+
+defbatched(TILE, _batched_tile)
+
+
+def _batched_pad(G, ans, inputs, attrs, wanted):
+    inner = tuple(slice(b, b + d) for (b, _), d in zip(attrs["paddings"], batching.shape_of(inputs[0])))
+    return [getitem(G, (slice(None),) + inner)] + [None] * (len(inputs) - 1)
+
+
+defbatched(PAD, _batched_pad)
+
+
+def _free_letter(*specs):
+    used = set("".join(specs))
+    for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba":
+        if c not in used:
+            return c
+    raise batching.NotBatchable("no letter left for the rows")
+
+
+def _batched_einsum(G, ans, inputs, attrs, wanted):
+    """The VJP's einsums with a letter of their own for the rows."""
+    terms, out = attrs["terms"], attrs["out"]
+    r = _free_letter(out, *terms)
+    result = []
+    for i, (x, w) in enumerate(zip(inputs, wanted)):
+        if not w:
+            result.append(None)
+            continue
+        others = [t for j, t in enumerate(terms) if j != i]
+        known = set(out).union(*others) if others else set(out)
+        target = "".join(c for c in terms[i] if c in known)
+        sizes = {}
+        for t, y in zip([out] + others, [ans] + [v for j, v in enumerate(inputs) if j != i]):
+            for c, d in zip(t, batching.shape_of(y)):
+                sizes[c] = max(sizes.get(c, 1), d)
+        ct = bind(EINSUM, (G,) + tuple(v for j, v in enumerate(inputs) if j != i),
+                  {"terms": (r + out,) + tuple(others), "out": r + target})
+        full = tuple(sizes.get(c, 1) if c in known else 1 for c in terms[i])
+        ct = reshape_to(ct, (batching.rows(G),) + full)
+        shape = batching.shape_of(x)
+        axes = tuple(k + 1 for k, (a, b) in enumerate(zip(full, shape)) if a != b and b == 1)
+        if axes:
+            ct = reduce_sum(ct, axis=axes, keepdims=True)
+        result.append(broadcast_to(ct, (batching.rows(G),) + shape))
+    return result
+
+
+defbatched(EINSUM, _batched_einsum)

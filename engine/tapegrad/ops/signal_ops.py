@@ -22,6 +22,7 @@ from .array_ops import expand_dims
 from .indexing_ops import gather
 from .shape_ops import pad
 from .complex_ops import REAL
+from ..batching import own_vjp
 
 _COMPLEX_OF = {"float32": xp.complex64, "float64": xp.complex128}
 _REAL_OF = {"complex64": xp.float32, "complex128": xp.float64}
@@ -282,3 +283,6 @@ def hamming_window(window_length, periodic=True, dtype="float32", name=None):
     """0.54 - 0.46 cos(2 pi n / N)."""
     return _window(window_length, periodic, dtype, 0.54, 0.46)
 
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+own_vjp(FFT, IFFT, RFFT, IRFFT)

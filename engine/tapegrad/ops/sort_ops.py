@@ -11,12 +11,14 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
-from .. import shape_rules
-from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from .arithmetic_ops import negative
 from .array_ops import transpose
+from .. import batching
+from ..primitives import defbatched
+from .. import shape_rules
+from ..table import defshape
 
 
 def _tensor(x):
@@ -199,3 +201,25 @@ def unique(x, out_idx="int32", name=None):
     rank[order] = xp.arange(order.size)
     idx = rank[inverse.reshape(-1)].astype(as_dtype(out_idx).as_numpy_dtype)
     return _Unique(wrap(xp.ascontiguousarray(values[order])), wrap(idx))
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _rows_of(indices, G):
+    """The (constant) indices repeated for each row."""
+    return wrap(xp.broadcast_to(indices._value, (batching.rows(G),) + batching.shape_of(indices)))
+
+
+def _batched_gather_along(G, ans, inputs, attrs, wanted):
+    x, idx = inputs
+    return [bind(SCATTER_ALONG, (G, _rows_of(idx, G)), {"n": batching.shape_of(x)[-1]}), None]
+
+
+defbatched(GATHER_ALONG, _batched_gather_along)
+
+
+def _batched_scatter_along(G, ans, inputs, attrs, wanted):
+    u, idx = inputs
+    return [bind(GATHER_ALONG, (G, _rows_of(idx, G)), {}), None]
+
+
+defbatched(SCATTER_ALONG, _batched_scatter_along)

@@ -20,6 +20,7 @@ from .arithmetic_ops import multiply, subtract
 from .array_ops import expand_dims
 from .nn_ops import softmax
 from .reduction_ops import reduce_sum
+from ..primitives import defbatched
 
 _OP = "SparseSoftmaxCrossEntropyWithLogits"
 _ON_NUMPY = xp.__name__ == "numpy"
@@ -144,3 +145,25 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                                    f"values: {' '.join(map(str, z._value.reshape(-1)))} "
                                    f"[Op:{_OP}]")
     return bind(SPARSE_XENT, (x, z), {})
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+def _batched_sparse_xent(G, ans, inputs, attrs, wanted):
+    """The VJP's fused kernel where it runs (no tape recording, large enough logits), called per
+    row as the loop calls it; otherwise ``G[..., None] * backprop`` for all rows at once."""
+    x, z = inputs
+    if not wanted[0]:
+        return [None, None]
+    rows = []
+    for r in range(G._value.shape[0]):
+        fast = kernels.sparse_xent_grad(x._value, z._value, G._value[r], ans._value)
+        if fast is None:
+            break
+        rows.append(fast)
+    else:
+        return [wrap(xp.stack(rows)), None]
+    onehot = wrap((z._value[..., None] == xp.arange(x._value.shape[-1])).astype(x._value.dtype))
+    return [multiply(expand_dims(G, -1), subtract(softmax(x), onehot)), None]
+
+
+defbatched(SPARSE_XENT, _batched_sparse_xent)

@@ -24,6 +24,7 @@ from .arithmetic_ops import divide_no_nan, negative, subtract
 from .array_ops import ones_like, zeros_like
 from .exponential_ops import exp, log, log1p, reciprocal, square
 from .logic_ops import equal, where
+from ..batching import rows_broadcast
 
 # B_2k / (2k) for k = 1..8 (digamma's series) and B_2k / (2k)! (the zeta tail's series)
 _BERNOULLI = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510]
@@ -340,3 +341,7 @@ def multiply_no_nan(x, y, name=None):
     [0.0, 6.0]
     """
     return bind(MUL_NO_NAN, _pair(x, y, "MulNoNan"), {})
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(MUL_NO_NAN, POLYGAMMA, XDIVY, XLOG1PY, XLOGY)

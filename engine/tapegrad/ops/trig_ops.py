@@ -11,6 +11,7 @@ from ..table import defshape
 from ..tensor import EagerTensor
 from .arithmetic_ops import SUB, add, multiply, negative, realdiv, subtract
 from .exponential_ops import SQUARE, reciprocal, sqrt, square
+from ..batching import rows_broadcast
 
 
 def _float_unary(prim, x):
@@ -122,3 +123,7 @@ defjvp(ATAN2, lambda t, ans, y, x: multiply(t, _atan2_dy(y, x)),
 def atan2(y, x, name=None):
     """Elementwise arctangent of ``y / x`` using the signs of both to pick the quadrant."""
     return bind(ATAN2, convert.binary(y, x, "Atan2"), {})
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+rows_broadcast(ATAN2)

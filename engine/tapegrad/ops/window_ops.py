@@ -18,6 +18,7 @@ from ..recording import bind
 from ..table import deflinear, primitive
 from .. import shape_rules
 from ..table import defshape
+from ..batching import folded
 
 
 # Which dtypes TensorFlow 2.21's CPU kernels of these ops take (recorded in the nn_conv cases):
@@ -177,3 +178,7 @@ def scatter_windows(cols, in_sizes, ksize, strides, dilations, pads, out):
 def gather_windows_array(x, ksize, strides, dilations, pads, out, fill=0):
     """The same gather on a plain array, with ``fill`` in the padding (for argmax searches)."""
     return _gather_impl(x, ksize, strides, dilations, pads, out, fill=fill)
+
+
+# -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
+folded(GATHER_WINDOWS, SCATTER_WINDOWS)   # the windows of N-d ops
