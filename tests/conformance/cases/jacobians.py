@@ -142,3 +142,25 @@ def case_batch_loop_needs_persistent_tape(tf):
         tape.watch(x)
         y = x * 2.0
     return tape.batch_jacobian(y, x, experimental_use_pfor=False)
+
+
+def case_jacobian_of_a_python_number(tf):
+    """A Python number as the target is refused (TensorFlow: AttributeError), never None."""
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        x * 2.0
+    return tape.jacobian(3, x)
+
+
+def case_jacobian_of_a_python_list(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        x * 2.0
+    return tape.jacobian([3.0], x)
+
+
+def case_batch_jacobian_of_a_python_number(tf):
+    x = tf.Variable([[1.0], [2.0]])
+    with tf.GradientTape() as tape:
+        x * 2.0
+    return tape.batch_jacobian(2.5, x)
