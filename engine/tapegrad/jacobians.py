@@ -58,11 +58,18 @@ def _stack_rows(rows, source, lead_shape, mode):
     return reshape(out, tuple(lead_shape) + shape)
 
 
-def _start(target, unconnected_gradients):
-    """The checks every jacobian call begins with; returns (target, unconnected mode)."""
+def _start(target, unconnected_gradients, method="jacobian"):
+    """The checks every jacobian call begins with; returns (target, unconnected mode).
+
+    A target that is not a tensor or variable (a Python number or list) raises TensorFlow's
+    AttributeError, with what to pass instead."""
     if target is None:
         raise TypeError("Argument `target` should be a Tensor to be differentiated, but "
                         "received None.")
+    if not hasattr(target, "shape") or not hasattr(target, "dtype"):
+        raise AttributeError(
+            f"'{type(target).__name__}' object has no attribute 'shape': GradientTape.{method} "
+            f"differentiates a tensor computed inside the tape, got the Python value {target!r}")
     return as_target(target), unconnected(unconnected_gradients)
 
 
@@ -177,7 +184,7 @@ def batch_jacobian(records, watched, observer, target, source,
     (TensorFlow 2.21 does so on both of its paths).
     ``use_pfor``: all rows in one batched pass where every primitive has a batched rule.
     """
-    target, mode = _start(target, unconnected_gradients)
+    target, mode = _start(target, unconnected_gradients, "batch_jacobian")
     check_sources([source])
     tshape, sshape = tuple(target._value.shape), tuple(source._value.shape)
     if len(tshape) < 1 or len(sshape) < 1:
