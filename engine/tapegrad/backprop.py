@@ -122,26 +122,66 @@ def backward(records, targets, seeds, source_ids, watched=None, events=None):
     done in place in buffers the engine owns; otherwise with the engine's ``add``, so an outer
     tape records them (higher order). ``events``, when a list, receives one entry per rule run.
     """
-    # Only what the tape follows can receive a gradient: an unwatched tensor used beside a
-    # watched one is a constant to the tape, so its gradient is None (as in TensorFlow).
-    # A source that is itself a target still gets its seed (d x / d x = 1).
+    reach = _reach(targets, source_ids, watched)
+    relevant = _relevant(records, reach)
+    keep = set(source_ids)
+    grads = {}
+    accumulate = _accumulator(grads, bool(state.active))
+    for t, s in zip(targets, seeds):
+        if t._id in reach and t._value.dtype.kind in "fc":
+            accumulate(t._id, s)
+    take, peek, unary_rule = grads.pop, grads.get, UNARY_RULES.get
+    for rec in reversed(relevant):
+        oid = rec.output._id
+        g = take(oid, None) if oid not in keep else peek(oid)
+        if g is None:
+            continue
+        vjp = rec.op.vjp
+        if vjp is None:
+            raise LookupError(f"gradient registry has no entry for: {rec.op.name}")
+        n_in = len(rec.inputs)
+        if n_in == 1 and events is None:
+            rule = unary_rule(vjp)
+            if rule is not None:
+                _unary_step(rec, g, rule, reach, grads, accumulate)
+                continue
+        if n_in == 2:
+            _binary_step(rec, g, vjp, reach, grads, accumulate, events)
+        else:
+            _plain_step(rec, g, vjp, [x._id in reach for x in rec.inputs], accumulate, events)
+    return {k: grads[k] for k in keep if k in grads}
+
+
+def _reach(targets, source_ids, watched):
+    """The ids a gradient may flow to, to be grown by ``_relevant``.
+
+    Only what the tape follows can receive a gradient: an unwatched tensor used beside a
+    watched one is a constant to the tape, so its gradient is None (as in TensorFlow). A source
+    that is itself a target still gets its seed (d x / d x = 1)."""
     if watched is None:
-        reach = set(source_ids)
-    else:
-        target_ids = {t._id for t in targets}
-        reach = {i for i in source_ids if i in watched or i in target_ids}
+        return set(source_ids)
+    target_ids = {t._id for t in targets}
+    return {i for i in source_ids if i in watched or i in target_ids}
+
+
+def _relevant(records, reach):
+    """The records with an input that depends on a source, in order; ``reach`` grows by their
+    outputs."""
     relevant = []
-    keep_record, reached = relevant.append, reach.add   # (bound once: the loops run per record)
+    keep_record, reached = relevant.append, reach.add   # (bound once: the loop runs per record)
     for rec in records:
         for x in rec.inputs:
             if x._id in reach:
                 keep_record(rec)
                 reached(rec.output._id)
                 break
-    keep = set(source_ids)
-    grads = {}
+    return relevant
+
+
+def _accumulator(grads, recording):
+    """``accumulate(id, cotangent)``: adds into ``grads``. While recording with the engine's
+    ``add`` (an outer tape sees it); otherwise in place in the sums this pass made itself."""
     owned = set()
-    recording = bool(state.active)
 
     def accumulate(key, ct):
         prev = grads.get(key)
@@ -156,84 +196,71 @@ def backward(records, targets, seeds, source_ids, watched=None, events=None):
             grads[key] = wrap(total)
             if isinstance(total, np.ndarray):  # 0-d sums come back as NumPy scalars
                 owned.add(key)
+    return accumulate
 
-    for t, s in zip(targets, seeds):
-        if t._id in reach and t._value.dtype.kind in "fc":
-            accumulate(t._id, s)
-    take, peek, binary_rules, unary_rules = grads.pop, grads.get, BINARY_RULES, UNARY_RULES
-    for rec in reversed(relevant):
-        oid = rec.output._id
-        g = take(oid, None) if oid not in keep else peek(oid)
-        if g is None:
-            continue
-        vjp = rec.op.vjp
-        if vjp is None:
-            raise LookupError(f"gradient registry has no entry for: {rec.op.name}")
-        inputs = rec.inputs
-        n_in = len(inputs)
-        if n_in == 1 and events is None:
-            # Speed: one input (reads, reshapes, elementwise ops), with defvjp's rule called
-            # here (UNARY_RULES) and its gradient stored as the two-input case below does:
-            # W2 1.466M -> 1.407M, W6-hvp 1.132M -> 1.058M instructions per step (callgrind,
-            # engine/bench/step_cost.py, 2026-11-23).
-            rule = unary_rules.get(vjp)
-            if rule is not None:
-                a = inputs[0]
-                if a._id in reach:
-                    attrs = rec.attrs
-                    ca = rule(g, rec.output, a, **attrs) if attrs else rule(g, rec.output, a)
-                    if ca is not None:
-                        if a._id in grads:
-                            accumulate(a._id, ca)
-                        else:
-                            grads[a._id] = ca
-                continue
-        if n_in != 2:  # the plain path
-            wanted = [x._id in reach for x in inputs]
-            cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
-            if events is not None:
-                events.append((rec, g, cts, wanted))
-            _accumulate_each(accumulate, inputs, cts, wanted)
-            continue
-        # Speed: two inputs (most ops) unrolled, with defvjp's two rules called here rather
-        # than through its vjp (BINARY_RULES), and a first gradient stored without
-        # ``accumulate``: ~1 us per op less on W1's backward (measured 2026-11-23).
-        a, b = inputs
-        wa = a._id in reach
-        wb = b._id in reach
-        rules = binary_rules.get(vjp)
-        if rules is not None:
-            f0, f1 = rules
-            ans = rec.output
-            attrs = rec.attrs
-            if attrs:   # (MatMul's transposes: defvjp's vjp passes them the same way)
-                ca = f0(g, ans, a, b, **attrs) if wa and f0 is not None else None
-                cb = f1(g, ans, a, b, **attrs) if wb and f1 is not None else None
-            else:
-                ca = f0(g, ans, a, b) if wa and f0 is not None else None
-                cb = f1(g, ans, a, b) if wb and f1 is not None else None
-            if events is not None:
-                events.append((rec, g, (ca, cb), (wa, wb)))
-        else:
-            wanted = (wa, wb)
-            cts = vjp(g, rec.output, inputs, rec.attrs, wanted)
-            if events is not None:
-                events.append((rec, g, cts, wanted))
-            if len(cts) != 2:
-                _accumulate_each(accumulate, inputs, cts, wanted)
-                continue
-            ca, cb = cts
-        if ca is not None and wa:
+
+def _unary_step(rec, g, rule, reach, grads, accumulate):
+    """Speed: one input (reads, reshapes, elementwise ops), with defvjp's rule called here
+    (UNARY_RULES) and a first gradient stored without ``accumulate``: W2 1.466M -> 1.407M,
+    W6-hvp 1.132M -> 1.058M instructions per step (callgrind, engine/bench/step_cost.py,
+    2026-11-23)."""
+    a = rec.inputs[0]
+    if a._id in reach:
+        attrs = rec.attrs
+        ca = rule(g, rec.output, a, **attrs) if attrs else rule(g, rec.output, a)
+        if ca is not None:
             if a._id in grads:
                 accumulate(a._id, ca)
             else:
                 grads[a._id] = ca
-        if cb is not None and wb:
-            if b._id in grads:
-                accumulate(b._id, cb)
-            else:
-                grads[b._id] = cb
-    return {k: grads[k] for k in keep if k in grads}
+
+
+def _binary_step(rec, g, vjp, reach, grads, accumulate, events):
+    """Speed: two inputs (most ops) unrolled, with defvjp's two rules called here rather than
+    through its vjp (BINARY_RULES), and a first gradient stored without ``accumulate``: ~1 us
+    per op less on W1's backward (measured 2026-11-23)."""
+    a, b = inputs = rec.inputs
+    wa = a._id in reach
+    wb = b._id in reach
+    rules = BINARY_RULES.get(vjp)
+    if rules is not None:
+        f0, f1 = rules
+        ans = rec.output
+        attrs = rec.attrs
+        if attrs:   # (MatMul's transposes: defvjp's vjp passes them the same way)
+            ca = f0(g, ans, a, b, **attrs) if wa and f0 is not None else None
+            cb = f1(g, ans, a, b, **attrs) if wb and f1 is not None else None
+        else:
+            ca = f0(g, ans, a, b) if wa and f0 is not None else None
+            cb = f1(g, ans, a, b) if wb and f1 is not None else None
+        if events is not None:
+            events.append((rec, g, (ca, cb), (wa, wb)))
+    else:
+        cts = vjp(g, rec.output, inputs, rec.attrs, (wa, wb))
+        if events is not None:
+            events.append((rec, g, cts, (wa, wb)))
+        if len(cts) != 2:
+            _accumulate_each(accumulate, inputs, cts, (wa, wb))
+            return
+        ca, cb = cts
+    if ca is not None and wa:
+        if a._id in grads:
+            accumulate(a._id, ca)
+        else:
+            grads[a._id] = ca
+    if cb is not None and wb:
+        if b._id in grads:
+            accumulate(b._id, cb)
+        else:
+            grads[b._id] = cb
+
+
+def _plain_step(rec, g, vjp, wanted, accumulate, events):
+    """Any other record: the op's vjp called with the inputs a gradient is wanted for."""
+    cts = vjp(g, rec.output, rec.inputs, rec.attrs, wanted)
+    if events is not None:
+        events.append((rec, g, cts, wanted))
+    _accumulate_each(accumulate, rec.inputs, cts, wanted)
 
 
 def _accumulate_each(accumulate, inputs, cts, wanted):
