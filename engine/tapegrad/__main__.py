@@ -1,33 +1,59 @@
-"""Command line: ``python -m tapegrad graph script.py -o out.svg`` (or .json, .dot).
+"""Command line.
 
-Runs the script, captures every tape it creates and writes their graph.
+- ``python -m tapegrad run script.py [args]``: runs an unchanged TensorFlow script on tapegrad
+  (``import tensorflow`` and ``import keras`` give tapegrad: ``aliases.py``), with ``sys.argv``
+  set as Python would.
+- ``python -m tapegrad graph script.py -o out.svg`` (or .json, .dot): runs the script, captures
+  every tape it creates and writes their graph (the aliases are installed here too).
 """
 import argparse
+import os
 import runpy
 import sys
 
+from .aliases import install_as_tensorflow
 from .graph.capturing import Capture
 from .graph.export import to_dot, to_json, to_svg
 
 
-def main(argv=None):
+def _parser():
     ap = argparse.ArgumentParser(prog="python -m tapegrad")
     sub = ap.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run a TensorFlow script on tapegrad, unchanged")
+    r.add_argument("script", help="a Python file written for TensorFlow (or tapegrad)")
+    r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
     g = sub.add_parser("graph", help="run a script and write the graph of its tapes")
     g.add_argument("script", help="a Python file that uses tapegrad")
     g.add_argument("-o", "--output", required=True, help="out.svg, out.json or out.dot")
+    return ap
+
+
+def _run_script(script, args):
+    """Runs ``script`` as ``__main__`` with ``sys.argv`` and ``sys.path[0]`` as Python sets them."""
+    install_as_tensorflow()
+    saved_argv, saved_path0 = sys.argv, sys.path[0]
+    sys.argv = [script] + list(args)
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    finally:
+        sys.argv, sys.path[0] = saved_argv, saved_path0
+
+
+def main(argv=None):
+    ap = _parser()
     ns, script_args = ap.parse_known_args(argv)
+    if not os.path.isfile(ns.script):
+        ap.error(f"no such script: {ns.script}")
+    if ns.command == "run":
+        _run_script(ns.script, list(ns.args) + script_args)
+        return 0
     ns.args = [a for a in script_args if a != "--"]
     fmt = ns.output.rsplit(".", 1)[-1].lower()
     if fmt not in ("svg", "json", "dot"):
         ap.error(f"unknown output format .{fmt}: use .svg, .json or .dot")
-    saved_argv = sys.argv
-    sys.argv = [ns.script] + list(ns.args)
-    try:
-        with Capture() as cap:
-            runpy.run_path(ns.script, run_name="__main__")
-    finally:
-        sys.argv = saved_argv
+    with Capture() as cap:
+        _run_script(ns.script, ns.args)
     doc = cap.to_dict()
     text = {"svg": lambda: to_svg(doc), "json": lambda: to_json(doc, indent=1),
             "dot": lambda: to_dot(doc)}[fmt]()
