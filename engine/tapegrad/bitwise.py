@@ -1,4 +1,4 @@
-"""``tf.bitwise``: bitwise operations on integer tensors."""
-from .ops import (  # noqa: F401
-    bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift,
-)
+"""``tf.bitwise``: bitwise operations on integer tensors (listed in api_index.py)."""
+from . import api_index as _api_index, ops as _ops  # noqa: F401  (_ops: the index's source)
+
+_api_index.bind(globals(), "tf.bitwise")

@@ -1,8 +1,4 @@
-"""``tf.ragged``: building RaggedTensors."""
-from .ops import RaggedTensor, map_flat_values, ragged_constant as constant  # noqa: F401
-from .ops import ragged_range as range  # noqa: F401,A004
-from .ops import (  # noqa: F401
-    ragged_boolean_mask as boolean_mask, ragged_cross as cross,
-    ragged_cross_hashed as cross_hashed, ragged_stack as stack, row_splits_to_segment_ids,
-    segment_ids_to_row_splits, stack_dynamic_partitions,
-)
+"""``tf.ragged``: building RaggedTensors (listed in api_index.py)."""
+from . import api_index as _api_index, ops as _ops  # noqa: F401  (_ops: the index's source)
+
+_api_index.bind(globals(), "tf.ragged")

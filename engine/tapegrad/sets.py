@@ -1,5 +1,5 @@
-"""``tf.sets``: set operations along the last axis of dense tensors and SparseTensors."""
-from .ops import (  # noqa: F401
-    set_difference as difference, set_intersection as intersection, set_size as size,
-    set_union as union,
-)
+"""``tf.sets``: set operations along the last axis of dense tensors and SparseTensors
+(listed in api_index.py)."""
+from . import api_index as _api_index, ops as _ops  # noqa: F401  (_ops: the index's source)
+
+_api_index.bind(globals(), "tf.sets")

@@ -1,9 +1,9 @@
 """Type specs: what kind of value a ``tf.function`` argument or a dataset element is, without
 the value. ``tf.TensorSpec`` (tensor_spec.py) is the common one; this module adds the base class
 ``tf.TypeSpec`` (``isinstance(tf.TensorSpec(...), tf.TypeSpec)`` holds, and for the ragged and
-sparse specs of ops/ragged_more.py and ops/sparse_more.py too), the specs of the other composite
-values: ``IndexedSlicesSpec``, ``TensorArraySpec``, ``OptionalSpec``, ``NoneTensorSpec``, and
-``tf.type_spec_from_value``.
+sparse specs of ops/ragged_array_ops.py and ops/sparse_array_ops.py too), the specs of the other
+composite values: ``IndexedSlicesSpec``, ``TensorArraySpec``, ``OptionalSpec``,
+``NoneTensorSpec``, and ``tf.type_spec_from_value``.
 They print, compare and check compatibility as TensorFlow's do.
 
 >>> import tapegrad as tf

@@ -1,4 +1,4 @@
-"""tf.ragged beyond the basics (ops/ragged_more.py) and the RaggedTensor methods added to
+"""tf.ragged beyond the basics (ops/ragged_array_ops.py) and the RaggedTensor methods added to
 ops/ragged_ops.py."""
 import numpy as np
 import pytest

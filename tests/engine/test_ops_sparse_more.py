@@ -1,4 +1,4 @@
-"""tf.sparse beyond the basics (ops/sparse_more.py)."""
+"""tf.sparse beyond the basics (ops/sparse_array_ops.py)."""
 import numpy as np
 import pytest
 

@@ -24,8 +24,8 @@ from .trig_ops import (  # noqa: F401
 from .activation_ops import log_sigmoid, relu, relu_grad, sigmoid, softplus  # noqa: F401
 from .cumulative_ops import cumprod, cumsum  # noqa: F401
 from .reduction_ops import (  # noqa: F401
-    argmax, argmin, clip_by_norm, l2_loss, norm, reduce_all, reduce_any, reduce_logsumexp,
-    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_variance,
+    argmax, argmin, clip_by_norm, l2_loss, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+    reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_variance,
 )
 from .matmul_ops import matmul  # noqa: F401
 from .sparse_xent_ops import sparse_softmax_cross_entropy_with_logits  # noqa: F401
@@ -34,28 +34,27 @@ from .array_ops import (  # noqa: F401
     range_, rank, shape, size, slice_, squeeze, stack, transpose, unstack, zeros, zeros_like,
 )
 from .array_ops import range_ as range, slice_ as slice  # noqa: F401  (TensorFlow's names)
-from .shape_ops import einsum, pad, reverse, split, tensordot, tile  # noqa: F401
+from .shape_ops import pad, reverse, split, tensordot, tile  # noqa: F401
 from .indexing_ops import (  # noqa: F401
     IndexedSlices, boolean_mask, gather, gather_nd, one_hot, scatter_nd, tensor_scatter_nd_add,
-    tensor_scatter_nd_update, unsorted_segment_sum,
+    tensor_scatter_nd_update,
 )
 from .nn_ops import (  # noqa: F401
-    bias_add, dropout, elu, gelu, leaky_relu, log_softmax, moments, relu6, selu,
+    bias_add, dropout, elu, gelu, leaky_relu, log_softmax, moments,
     sigmoid_cross_entropy_with_logits, silu, softmax, softmax_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits_v2, softsign, swish,
-    avg_pool, max_pool,
 )
 from .conv_ops import avg_pool2d, conv2d, max_pool2d, max_pool_grad, max_pool_grad_grad  # noqa: F401
 from .linalg_ops import (  # noqa: F401
     band_part, cholesky, cholesky_solve, det, diag, diag_part, inv, logdet, set_diag, slogdet,
     solve, trace, triangular_solve,
 )
-from .nn_composite_ops import (  # noqa: F401  (relu6, selu: these replace nn_ops' versions)
+from .nn_composite_ops import (  # noqa: F401  (relu6, selu: not nn_ops' versions)
     batch_normalization, crelu, embedding_lookup, hard_sigmoid, l2_normalize, log_poisson_loss,
     relu6, selu, weighted_cross_entropy_with_logits,
 )
 from .sort_ops import argsort, in_top_k, sort, top_k, unique  # noqa: F401
-from .segment_ops import (  # noqa: F401  (unsorted_segment_sum: this one drops negative ids)
+from .segment_ops import (  # noqa: F401  (unsorted_segment_sum drops negative ids)
     segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
     unsorted_segment_sum,
@@ -69,8 +68,8 @@ from .counting_ops import (  # noqa: F401
 from .clip_ops import clip_by_global_norm, global_norm  # noqa: F401
 from .arithmetic_ops import accumulate_n, polyval, truncatediv, truncatemod  # noqa: F401
 from .reduction_ops import reduce_euclidean_norm  # noqa: F401
-from .einsum_ops import einsum  # noqa: F401  (every subscript form; contracts with shape_ops')
-from .decomposition_ops import (  # noqa: F401  (norm: adds the spectral norm to reduction_ops')
+from .einsum_ops import einsum  # noqa: F401  (every subscript form)
+from .decomposition_ops import (  # noqa: F401  (norm: reduction_ops' norm plus the spectral norm)
     cross, eigh, eigvalsh, expm, lstsq, matvec, norm, pinv, qr, svd,
 )
 from .print_ops import print  # noqa: F401,A001  (tf.print)
@@ -90,7 +89,7 @@ from .string_ops import (  # noqa: F401  (tf.strings; prefixed where a name is t
     lower as string_lower, reduce_join, regex_full_match, regex_replace, split as string_split,
     strip as string_strip, substr, to_number, upper as string_upper,
 )
-from .ragged_ops import RaggedTensor, constant as ragged_constant, ragged_aware  # noqa: F401
+from .ragged_ops import RaggedTensor, constant as ragged_constant  # noqa: F401
 from .sparse_ops import (  # noqa: F401
     SparseTensor, add as sparse_add, from_dense, reduce_sum as sparse_reduce_sum, reorder,
     sparse_dense_matmul, to_dense,
@@ -125,7 +124,7 @@ from .set_ops import (  # noqa: F401
     difference as set_difference, intersection as set_intersection, size as set_size,
     union as set_union,
 )
-from .sparse_more import (  # noqa: F401  (tf.sparse, beyond the basics)
+from .sparse_array_ops import (  # noqa: F401  (tf.sparse, beyond the basics)
     bincount as sparse_bincount, concat as sparse_concat, cross as sparse_cross,
     cross_hashed as sparse_cross_hashed, eye as sparse_eye,
     fill_empty_rows as sparse_fill_empty_rows, map_values as sparse_map_values,
@@ -136,14 +135,13 @@ from .sparse_more import (  # noqa: F401  (tf.sparse, beyond the basics)
     segment_sum as sparse_segment_sum, softmax as sparse_softmax, split as sparse_split,
     to_indicator as sparse_to_indicator,
 )
-from .ragged_more import (  # noqa: F401  (tf.ragged, beyond the basics)
+from .ragged_array_ops import (  # noqa: F401  (tf.ragged, beyond the basics)
     RaggedTensorSpec, boolean_mask as ragged_boolean_mask, cross as ragged_cross,
-    cross_hashed as ragged_cross_hashed, ragged_concat_aware,
-    row_splits_to_segment_ids, segment_ids_to_row_splits, stack as ragged_stack,
-    stack_dynamic_partitions,
+    cross_hashed as ragged_cross_hashed, row_splits_to_segment_ids, segment_ids_to_row_splits,
+    stack as ragged_stack, stack_dynamic_partitions,
 )
-from .ragged_more import dispatch_elementwise, ragged_elementwise, ragged_fill_empty_rows  # noqa: F401,E501
-from .sparse_more import SparseTensorSpec  # noqa: F401
+from .ragged_array_ops import ragged_fill_empty_rows  # noqa: F401
+from .sparse_array_ops import SparseTensorSpec  # noqa: F401
 from .rearrange_ops import (  # noqa: F401  (top-level tf.* array ops)
     UniqueWithCounts, dynamic_partition, dynamic_stitch, guarantee_const, histogram_fixed_width,
     histogram_fixed_width_bins, meshgrid, parallel_stack_values, repeat, reverse_sequence, roll,
@@ -226,3 +224,9 @@ from .image_decode_ops import (  # noqa: F401
     decode_bmp, decode_gif, decode_image, extract_jpeg_shape, is_jpeg,
 )
 from . import variable_reads  # noqa: F401,E402  (attaches Variable.sparse_read, gather_nd)
+from . import ragged_elementwise_ops  # noqa: F401  (registers the elementwise ops' ragged forms)
+from .composite_dispatch import install as _install_composite_dispatch
+
+# Last: each op with a ragged (or sparse) form registered is bound here to its public op, the
+# object every face shows (tf.reduce_sum is tf.math.reduce_sum is ops.reduce_sum).
+_install_composite_dispatch(globals())

@@ -11,16 +11,18 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..tensor import Tensor, TensorShape, convert_to_tensor, wrap
 from ..variables import Variable
-from ..ground import add, multiply, reshape
+from ..ground import add, multiply, reduce_sum, reshape
 from .arithmetic_ops import abs as abs_, divide, floordiv, floormod, negative, subtract, truediv
 from .exponential_ops import pow
 from .array_ops import fill
+from .composite_dispatch import composite_form
 from .indexing_ops import gather, gather_nd, scatter_nd
 from .shape_ops import pad
 from .sparse_ops import SparseTensor
 from .logic_ops import (
     greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or, where,
 )
+from .reduction_ops import reduce_max, reduce_mean, reduce_min, reduce_prod
 from . import segment_ops
 
 
@@ -532,16 +534,18 @@ def _segment(kind, values, ids, n):
     return divide(segment_ops.unsorted_segment_sum(values, ids, n), wrap(counts))
 
 
-def ragged_aware(kind, dense_fn):
-    """``dense_fn`` (tf.reduce_sum and friends) that also reduces a RaggedTensor."""
+def _reduction_form(kind):
     def reduce_fn(input_tensor, axis=None, keepdims=False, name=None):
-        if isinstance(input_tensor, RaggedTensor):
-            return reduce(kind, input_tensor, axis, keepdims)
-        return dense_fn(input_tensor, axis=axis, keepdims=keepdims)
-    reduce_fn.__name__ = dense_fn.__name__
-    reduce_fn.__doc__ = dense_fn.__doc__
-    reduce_fn.__wrapped__ = dense_fn
+        return reduce(kind, input_tensor, axis, keepdims)
+    reduce_fn.__name__ = f"ragged_reduce_{kind}"
     return reduce_fn
+
+
+# tf.reduce_sum and friends reduce a RaggedTensor too (tf.reduce_sum(rt, axis=1) sums each row)
+for _kind, _op in (("sum", reduce_sum), ("mean", reduce_mean), ("max", reduce_max),
+                   ("min", reduce_min), ("prod", reduce_prod)):
+    composite_form(RaggedTensor, _op)(_reduction_form(_kind))
+del _kind, _op
 
 
 del Tensor

@@ -1,7 +1,7 @@
-"""More of ``tf.ragged``: masking, stacking, partitioning, row-partition conversions, feature
-crosses, ``tf.concat`` on RaggedTensors, ``tf.RaggedTensorSpec``, and the RaggedTensor
-methods tutorials use beyond the basics (``merge_dims``, ``with_values``, row slicing,
-``to_tensor(shape=...)``, ``from_nested_row_splits``).
+"""``tf.ragged``'s array ops: masking, stacking, partitioning, row-partition conversions, feature
+crosses, ``tf.concat`` on RaggedTensors (its registered ragged form), ``tf.RaggedTensorSpec``,
+and the RaggedTensor methods tutorials use beyond the basics (``merge_dims``, ``with_values``,
+row slicing, ``to_tensor(shape=...)``, ``from_nested_row_splits``).
 
 Values move through recorded ops (``gather``, ``concat``), so gradients reach them.
 """
@@ -11,9 +11,10 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..tensor import Tensor, TensorShape, convert_to_tensor, wrap
 from ..variables import Variable
 from .array_ops import concat as _dense_concat, fill
+from .composite_dispatch import composite_form
 from .indexing_ops import gather
 from .ragged_ops import RaggedTensor
-from .sparse_more import cross_rows, fingerprint_cross
+from .sparse_array_ops import cross_rows, fingerprint_cross
 
 
 def _tensor(x, dtype=None):
@@ -221,6 +222,7 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
 
 
 # -- concat ------------------------------------------------------------------------------------
+@composite_form(RaggedTensor, _dense_concat, in_lists=True)
 def concat(values, axis, name=None):
     """``tf.concat`` of RaggedTensors (and tensors): along rows (axis 0) or within each row
     (axis 1).
@@ -253,101 +255,6 @@ def concat(values, axis, name=None):
         lengths = sum(r.row_lengths()._value for r in rts)
         return _from_lengths(per_row.values, lengths.tolist())
     raise UnimplementedError(f"concat of RaggedTensors along axis {axis} is not supported")
-
-
-def ragged_concat_aware(dense_concat):
-    """``tf.concat`` that also joins RaggedTensors."""
-    def concat_fn(values, axis, name="concat"):
-        if any(isinstance(v, RaggedTensor) for v in values):
-            return concat(values, axis)
-        return dense_concat(values, axis=axis)
-    concat_fn.__name__ = dense_concat.__name__
-    concat_fn.__doc__ = dense_concat.__doc__
-    concat_fn.__wrapped__ = dense_concat
-    return concat_fn
-
-
-# -- elementwise ops on RaggedTensors ----------------------------------------------------------
-# The tf.* and tf.math names that act element by element: given RaggedTensors (with the same
-# rows) they act on the flat values and keep the rows, as TensorFlow's dispatch does.
-ELEMENTWISE = (
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "cast", "ceil",
-    "clip_by_value", "cos", "cosh", "divide", "divide_no_nan", "equal", "erf", "exp", "expm1",
-    "floor", "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf",
-    "is_nan", "less", "less_equal", "log", "log1p", "log_sigmoid", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "not_equal", "pow", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh",
-    "softplus", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "truediv",
-    "where", "relu", "relu6", "elu", "selu", "gelu", "silu", "swish", "softsign",
-    "leaky_relu",
-)
-
-
-def _flat_argument(a, template, op_name):
-    if isinstance(a, RaggedTensor):
-        if len(a.nested_row_splits) != len(template.nested_row_splits) or not all(
-                xp.array_equal(x._value, y._value)
-                for x, y in zip(a.nested_row_splits, template.nested_row_splits)):
-            raise InvalidArgumentError(f"{op_name}: the RaggedTensor arguments have different "
-                                       f"row partitions")
-        return a.flat_values
-    if isinstance(a, (Tensor, Variable, list, tuple)) or getattr(a, "ndim", 0):
-        if xp.ndim(a._value if isinstance(a, Tensor) else
-                   a.read_value()._value if isinstance(a, Variable) else a) > 0:
-            raise UnimplementedError(f"{op_name}: broadcasting a dense tensor against a "
-                                     f"RaggedTensor is not supported; pass a scalar or a "
-                                     f"RaggedTensor with the same rows")
-    return a
-
-
-def ragged_elementwise(fn):
-    """``fn`` (an elementwise op) that also takes RaggedTensors: it then runs on their flat
-    values, and the result keeps their rows.
-
-    >>> import tapegrad as tf
-    >>> tf.add(tf.ragged.constant([[1, 2], [3]]), 3).to_list()
-    [[4, 5], [6]]
-    """
-    if getattr(fn, "_ragged_elementwise", False):
-        return fn
-    if fn in _WRAPPED:          # one wrapper per op: tf.add is tf.math.add, as in TensorFlow
-        return _WRAPPED[fn]
-
-    def dispatched(*args, **kwargs):
-        # Speed: plain loops rather than a generator: for tensors (no RaggedTensor among the
-        # arguments) this wrapper costs one Python call.
-        for template in args:
-            if type(template) is RaggedTensor:
-                break
-        else:
-            if not kwargs:
-                return fn(*args)
-            for template in kwargs.values():
-                if type(template) is RaggedTensor:
-                    break
-            else:
-                return fn(*args, **kwargs)
-        name = getattr(fn, "__name__", "op")
-        out = fn(*[_flat_argument(a, template, name) for a in args],
-                 **{k: _flat_argument(v, template, name) for k, v in kwargs.items()})
-        return template.with_flat_values(out)
-
-    dispatched.__name__ = getattr(fn, "__name__", "op")
-    dispatched.__doc__ = fn.__doc__
-    dispatched.__wrapped__ = fn
-    dispatched._ragged_elementwise = True
-    _WRAPPED[fn] = dispatched
-    return dispatched
-
-
-_WRAPPED = {}
-
-
-def dispatch_elementwise(namespace, names=ELEMENTWISE):
-    """Wraps, in ``namespace`` (a face's globals), each of ``names`` it defines."""
-    for n in names:
-        if n in namespace and callable(namespace[n]):
-            namespace[n] = ragged_elementwise(namespace[n])
 
 
 # -- crosses -----------------------------------------------------------------------------------
