@@ -10,7 +10,7 @@ from .backend import xp as np  # the array seam (see backend.py)
 
 from . import nest
 from .ground import add
-from .primitives import BINARY_RULES, UNARY_RULES, defbatched, defvjp, primitive
+from .primitives import BINARY_RULES, UNARY_RULES, defbatched, defvjp, exempt, primitive
 from . import shape_rules
 from .primitives import defshape
 from .tensor import Tensor, convert_to_tensor, wrap
@@ -21,6 +21,8 @@ from .variables import Variable
 READ = primitive("ReadVariableOp", None)
 defvjp(READ, lambda g, ans, v: g)
 defbatched(READ, READ.vjp)   # it broadcasts over the rows of a batched pass
+exempt(READ, impl="the tape records a variable's read; no kernel runs it",
+       jvp="forward mode gives the tangent to the tensor read from the variable (forward.py)")
 defshape(READ, shape_rules.same)
 
 

@@ -118,6 +118,13 @@ def defbatched(prim, rule):
     return prim
 
 
+# The exemptions of a primitive TensorFlow registers no gradient for: ``exempt(P, **NO_GRADIENT)``.
+NO_GRADIENT = {
+    "vjp": "TensorFlow registers no gradient for it: a tape asked through it raises LookupError",
+    "jvp": "no gradient registered, so no forward rule either (TensorFlow's forward mode fails)",
+}
+
+
 def exempt(prim, **reasons):
     """Records rule kinds ``prim`` has none of on purpose: ``exempt(P, jvp="...")``."""
     prim.exempt = {**prim.exempt, **reasons}

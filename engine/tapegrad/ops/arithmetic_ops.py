@@ -23,6 +23,7 @@ from ..batching import own_vjp, rows_broadcast
 from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _shape(x):
@@ -338,6 +339,7 @@ def _truncate_mod_impl(x, y):
 TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl))   # TF: None, None
 defshape(TRUNCATE_DIV, shape_rules.broadcasting)
 TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl)  # TF registers no gradient: LookupError
+exempt(TRUNCATE_MOD, **NO_GRADIENT)
 defshape(TRUNCATE_MOD, shape_rules.broadcasting)
 
 

@@ -22,6 +22,7 @@ from .image_ops import _tensor, convert_image_dtype
 from .logic_ops import equal, greater, less, where
 from .reduction_ops import reduce_max, reduce_min
 from .shape_ops import tensordot
+from ..primitives import NO_GRADIENT, exempt
 
 _RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
                [0.114, -0.32134392, 0.31119955]]
@@ -178,6 +179,7 @@ def _adjust_hue(x, delta):
 
 
 ADJUST_HUE = primitive("AdjustHue", _adjust_hue)                 # no gradient, as in TF
+exempt(ADJUST_HUE, **NO_GRADIENT)
 defshape(ADJUST_HUE, shape_rules.same)
 
 
@@ -230,6 +232,7 @@ def _adjust_saturation(x, scale):
 
 
 ADJUST_SATURATION = primitive("AdjustSaturation", _adjust_saturation)   # no gradient, as TF
+exempt(ADJUST_SATURATION, **NO_GRADIENT)
 defshape(ADJUST_SATURATION, shape_rules.same)
 
 
@@ -251,6 +254,7 @@ def _adjust_contrast(images, contrast_factor):
 
 
 ADJUST_CONTRAST = primitive("AdjustContrastv2", _adjust_contrast)  # no vjp: LookupError
+exempt(ADJUST_CONTRAST, **NO_GRADIENT)
 defshape(ADJUST_CONTRAST, shape_rules.same)
 
 

@@ -21,6 +21,7 @@ from .matmul_ops import matmul
 from .window_ops import (check_channels_last, gather_windows, gather_windows_array, scatter_windows,
                          spatial_arg, window_geometry)
 from ..batching import own_vjp
+from ..primitives import NO_GRADIENT, exempt
 
 _FORMATS = {1: ("NWC",), 2: ("NHWC",), 3: ("NDHWC",)}
 
@@ -308,6 +309,7 @@ def _raw_conv_impl(x, w, strides, dilations, pads, out):
 
 # TensorFlow registers no gradient for the raw "Conv" op: a primitive with no rule does the same.
 RAW_CONV = primitive("Conv", _raw_conv_impl)
+exempt(RAW_CONV, **NO_GRADIENT)
 defshape(RAW_CONV, shape_rules.convolution("out"))
 
 

@@ -14,6 +14,7 @@ from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _tensor(x):
@@ -56,6 +57,7 @@ DENSE_BINCOUNT = primitive(
     "DenseBincount",
     lambda values, weights, minlength, maxlength, out_dtype: _bincount_impl(
         values, weights, minlength, maxlength, out_dtype))   # no gradient registered, as in TF
+exempt(DENSE_BINCOUNT, **NO_GRADIENT)
 defshape(DENSE_BINCOUNT, shape_rules.bincount)
 
 

@@ -39,6 +39,7 @@ from ..ground import reshape_to
 from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
+from ..primitives import NO_GRADIENT, exempt
 
 # TensorFlow's "log 0" for dense labels: log(1e-307) rounded to float32
 _DENSE_LOG_0 = _struct.unpack("f", _struct.pack("f", _math.log(1e-307)))[0]
@@ -182,6 +183,7 @@ def _ctc_impl(logits, labels, label_length, logit_length, blank, log_0, want_gra
 CTC_LOSS = primitive("CTCLoss", lambda x, **k: _ctc_impl(x, want_grad=False, **k))
 defshape(CTC_LOSS, lambda x, **k: shape_rules.Spec(None if x.shape is None else x.shape[1:2], x.dtype))
 CTC_LOSS_GRAD = primitive("CTCLossGrad", lambda x, **k: _ctc_impl(x, want_grad=True, **k))
+exempt(CTC_LOSS_GRAD, **NO_GRADIENT)
 defshape(CTC_LOSS_GRAD, shape_rules.same)
 defvjp(CTC_LOSS, lambda g, ans, x, **k: multiply(reshape(g, (1, -1, 1)),
                                                  bind(CTC_LOSS_GRAD, (x,), k)))

@@ -33,6 +33,7 @@ from .reduction_ops import reduce_mean
 from .special_ops import lgamma, xlog1py, xlogy
 from . import special_numerics as _num
 from ..batching import rows_broadcast
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _tensor(x, like=None):
@@ -71,6 +72,7 @@ defshape(IGAMMA, shape_rules.broadcasting)
 IGAMMAC = primitive("Igammac", lambda a, x: _cast_like(_num.igamma(a, x, upper=True)[0], x))
 defshape(IGAMMAC, shape_rules.broadcasting)
 IGAMMA_GRAD_A = primitive("IgammaGradA", lambda a, x: _cast_like(_num.igamma(a, x)[1], x))
+exempt(IGAMMA_GRAD_A, **NO_GRADIENT)
 defshape(IGAMMA_GRAD_A, shape_rules.broadcasting)
 
 

@@ -19,6 +19,7 @@ from .image_ops import _image, _tensor, pad_to_bounding_box, resize
 from .indexing_ops import gather
 from .logic_ops import where
 from .shape_ops import pad
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _crop_positions(starts, ends, n_out, n_in):
@@ -184,6 +185,7 @@ def _draw_boxes(images, boxes, colors):
 # no gradient registered, as in TF: a tape asked through it raises LookupError
 DRAW_BOUNDING_BOXES = primitive(
     "DrawBoundingBoxesV2", lambda images, boxes, colors: _draw_boxes(images, boxes, colors))
+exempt(DRAW_BOUNDING_BOXES, **NO_GRADIENT)
 defshape(DRAW_BOUNDING_BOXES, shape_rules.same)
 
 

@@ -25,6 +25,7 @@ from .array_ops import transpose
 from .indexing_ops import gather
 from .segment_ops import unsorted_segment_mean
 from ..batching import folded
+from ..primitives import NO_GRADIENT, exempt
 
 _OUTPUT_DTYPE = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16",
                  "int8": "float32", "int16": "float32"}
@@ -58,6 +59,7 @@ def _fit(x):
 ISOTONIC = primitive("IsotonicRegression", lambda x: _fit(x)[0].astype(x.dtype))
 defshape(ISOTONIC, shape_rules.same)
 ISOTONIC_SEGMENTS = primitive("IsotonicRegressionSegments", lambda x: _fit(x)[1])
+exempt(ISOTONIC_SEGMENTS, **NO_GRADIENT)
 defshape(ISOTONIC_SEGMENTS, shape_rules.with_dtype("int32"))
 
 

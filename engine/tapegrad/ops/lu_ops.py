@@ -28,6 +28,7 @@ from .array_ops import eye
 from .arithmetic_ops import cast
 from .linalg_ops import band_part, triangular_solve
 from .matmul_ops import matmul
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _factor(a):
@@ -50,6 +51,7 @@ def _factor(a):
 
 
 LU = primitive("Lu", lambda a: _factor(a)[0])
+exempt(LU, **NO_GRADIENT)
 defshape(LU, shape_rules.square_matrix)
 
 

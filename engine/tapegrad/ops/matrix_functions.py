@@ -28,6 +28,7 @@ from .array_ops import eye, matrix_transpose
 from .einsum_ops import einsum
 from .linalg_ops import solve
 from ..batching import own_vjp
+from ..primitives import NO_GRADIENT, exempt
 
 
 def _denman_beavers(a, steps=100):
@@ -152,6 +153,7 @@ def _log_one(a):
 
 
 LOGM = primitive("MatrixLogarithm", lambda a: _batched(_log_one, a))
+exempt(LOGM, **NO_GRADIENT)
 defshape(LOGM, shape_rules.square_matrix)
 
 

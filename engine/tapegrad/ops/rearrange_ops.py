@@ -24,6 +24,7 @@ from .indexing_ops import _indices, gather_nd, scatter_nd
 from .logic_ops import equal
 from .sparse_ops import SparseTensor
 from ..batching import rows_last
+from ..primitives import NO_GRADIENT, exempt
 
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
@@ -540,6 +541,7 @@ def tuple_(tensors, control_inputs=None, name=None):
 
 
 GUARANTEE_CONST = primitive("GuaranteeConst", lambda x: x.copy())   # no gradient, as TF's
+exempt(GUARANTEE_CONST, **NO_GRADIENT)
 defshape(GUARANTEE_CONST, shape_rules.same)
 
 
