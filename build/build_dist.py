@@ -64,9 +64,10 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     "playground_runtime",
                     # the page's boot after the restore (web/src/pyodide-boot.js)
                     "_tapegrad_boot"]
-# Files written into Pyodide's file system before the snapshot's imports: the playground's runtime,
-# where its worker writes it (web/src/worker.js).
-SNAPSHOT_FILES = {ROOT / "web" / "python" / "playground_runtime.py": "/home/pyodide/playground_runtime.py",
+# Files written into Pyodide's file system before the snapshot's imports: the playground's runtime
+# (a package), where its worker writes it (web/src/worker.js).
+RUNTIME_PACKAGE = ROOT / "web" / "python" / "playground_runtime"
+SNAPSHOT_FILES = {**{p: f"/home/pyodide/playground_runtime/{p.name}" for p in sorted(RUNTIME_PACKAGE.glob("*.py"))},
                   ROOT / "web" / "python" / "_tapegrad_boot.py": "/home/pyodide/_tapegrad_boot.py"}
 # Packages installed (in Node) before the snapshot's modules are imported, dependencies first.
 SNAPSHOT_PACKAGES = ["numpy", "tapegrad"]
@@ -134,7 +135,8 @@ def web_source_files() -> list[Path]:
     files = [ROOT / f for f in ("package.json", "package-lock.json") if (ROOT / f).is_file()]
     web = ROOT / "web"
     if web.is_dir():
-        files += sorted(p for p in web.rglob("*") if p.is_file() and "node_modules" not in p.parts)
+        files += sorted(p for p in web.rglob("*") if p.is_file() and "node_modules" not in p.parts
+                        and "__pycache__" not in p.parts)   # (the runtime imported natively by tests)
     return files
 
 

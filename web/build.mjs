@@ -11,7 +11,8 @@
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
 //        DIR/boot/{index.html,page.js,boot.css,worker.js} the boot-check page the boot benchmark
 //                                        opens (web/boot/)
-// The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples".
+// The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples",
+// the Python runtime (web/python/playground_runtime/*.py) as "virtual:runtime".
 //
 //   node web/build.mjs --widget DIR
 //
@@ -61,15 +62,25 @@ function loadExamples() {
   });
 }
 
+/** The playground's Python runtime: {file name: source} of web/python/playground_runtime/. */
+const RUNTIME_DIR = path.join(WEB, "python", "playground_runtime");
+function loadRuntime() {
+  const files = fs.readdirSync(RUNTIME_DIR).filter((f) => f.endsWith(".py")).sort();
+  return Object.fromEntries(files.map((f) => [f, fs.readFileSync(path.join(RUNTIME_DIR, f), "utf8")]));
+}
+
+const VIRTUAL = {
+  examples: () => ({ contents: `export default ${JSON.stringify(loadExamples())};`,
+                     watchFiles: [path.join(WEB, "examples", "manifest.json")] }),
+  runtime: () => ({ contents: `export default ${JSON.stringify(loadRuntime())};`,
+                    watchDirs: [RUNTIME_DIR] }),
+};
+
 const playgroundPlugin = {
   name: "playground",
   setup(build) {
-    build.onResolve({ filter: /^virtual:examples$/ }, () => ({ path: "examples", namespace: "virtual" }));
-    build.onLoad({ filter: /.*/, namespace: "virtual" }, () => ({
-      contents: `export default ${JSON.stringify(loadExamples())};`,
-      loader: "js",
-      watchFiles: [path.join(WEB, "examples", "manifest.json")],
-    }));
+    build.onResolve({ filter: /^virtual:(examples|runtime)$/ }, (args) => ({ path: args.path.slice(8), namespace: "virtual" }));
+    build.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => ({ ...VIRTUAL[args.path](), loader: "js" }));
   },
 };
 

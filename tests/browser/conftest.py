@@ -21,7 +21,9 @@ dist/ (npm run build).
 """
 from __future__ import annotations
 
+import importlib
 import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -181,6 +183,15 @@ EDITOR_TEXT_JS = """(() => {
     if (host) return host.shadowRoot.querySelector('.cm-content').innerText;
     return document.querySelector('[data-testid=editor] textarea')?.value ?? '';
 })()"""
+
+def load_runtime():
+    """The playground's Python runtime (web/python/playground_runtime/), imported natively."""
+    sys.path.insert(0, str(ROOT / "web" / "python"))
+    try:
+        return importlib.import_module("playground_runtime")
+    finally:
+        sys.path.remove(str(ROOT / "web" / "python"))
+
 
 def code_fragment(code: str) -> str:
     """The share-link fragment `#code=<base64url of UTF-8>` the page accepts."""

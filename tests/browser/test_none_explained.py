@@ -4,11 +4,12 @@ number, which highlights the editor line), and the same sentence under the graph
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+
+from conftest import load_runtime  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NONE_EXAMPLE = (ROOT / "web" / "examples" / "10_causes_of_none.py").read_text()
@@ -17,9 +18,7 @@ NONE_EXAMPLE = (ROOT / "web" / "examples" / "10_causes_of_none.py").read_text()
 @pytest.fixture(scope="module")
 def native():
     """What the page's Python runtime sends for the example, run natively: (graph doc, None items)."""
-    spec = importlib.util.spec_from_file_location("playground_runtime", ROOT / "web" / "python" / "playground_runtime.py")
-    runtime = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runtime)
+    runtime = load_runtime()
     sent = []
     status = runtime.Session(lambda kind, payload: sent.append((kind, json.loads(payload)))).run(NONE_EXAMPLE)
     assert status["ok"], sent
@@ -66,6 +65,7 @@ def test_console_prints_one_plain_sentence_per_none_with_its_line(pg, native, sh
         assert text.startswith(f"line {item['line']}: the gradient of {item['target']} with respect to "
                                f"{item['source']} is None.")
         assert item["message"] in text                      # the engine's own sentence
+        assert text == f"line {item['line']}: {item['text']}"   # as the runtime built it
     # no bare jargon: the sentences say what to do, not which rule ran
     assert "ran no rule" not in pg.console_text()
     # the line number highlights that line of the editor (so does a line the reason mentions)
@@ -90,6 +90,9 @@ def test_graph_status_line_says_the_same(pg, native, shot):
         text = why.inner_text()
         assert f"The gradient of {item['target']} with respect to {item['source']} is None." in text
         assert item["message"] in text
+        whys = [r["why"] for c in tape["gradients"] if c["line"] == item["line"] for r in c["results"]
+                if r["none"] and r["label"].removesuffix(":0") == item["source"]]
+        assert text.startswith(whys[0])                     # the sentence of the graph JSON, whole
         caption = page.text_content("[data-testid=timeline-caption]")
         assert "rule" not in caption and "ran no" not in caption
     why.locator("button").click()
@@ -99,3 +102,40 @@ def test_graph_status_line_says_the_same(pg, native, shot):
     # a tape whose gradient is not None shows no such line
     page.select_option("[data-testid=tape-select]", "0")
     assert page.locator("[data-testid=graph-why]").is_hidden()
+
+
+WIDGET_PAGE = """
+async ([source, doc]) => {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const widget = (await import(url)).default;
+  const el = document.createElement("div");
+  document.body.append(el);
+  const model = { get: (key) => (key === "doc" ? doc : key === "height" ? 420 : undefined), on() {}, off() {} };
+  widget.render({ model, el });
+}
+"""
+
+
+def test_notebook_widget_renders_the_same_sentence(browser, native):
+    """The widget's bundle (engine/tapegrad/widget/static/) draws the graph JSON's sentence as is."""
+    doc, items, _ = native
+    source = (ROOT / "engine" / "tapegrad" / "widget" / "static" / "graph-widget.js").read_text()
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+        page.set_content("<!doctype html><html><body></body></html>")
+        page.evaluate(WIDGET_PAGE, [source, json.dumps(doc)])
+        tape = next(t for t in doc["tapes"] if any(r["none"] for c in t["gradients"] for r in c["results"]))
+        page.select_option("[data-testid=tape-select]", str(tape["id"]))
+        why = page.locator("[data-testid=graph-why-line]")
+        call = tape["gradients"][-1]
+        expected = [r["why"] for r in call["results"] if r["none"]]
+        assert why.count() == len(expected) > 0
+        for k, sentence in enumerate(expected):
+            assert why.nth(k).inner_text().startswith(sentence)
+        assert not errors, errors
+    finally:
+        ctx.close()

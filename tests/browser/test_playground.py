@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import load_runtime  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "web" / "examples"
 MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())["examples"]
@@ -30,9 +32,7 @@ def native_graphs():
     """Each example's graph as the engine exports it natively (same runtime as the worker)."""
     if importlib.util.find_spec("matplotlib") is None:
         pytest.fail("matplotlib is missing from .venv; run: bash build/setup_plotting.sh")
-    spec = importlib.util.spec_from_file_location("playground_runtime", ROOT / "web" / "python" / "playground_runtime.py")
-    runtime = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runtime)
+    runtime = load_runtime()
     graphs = {}
     for ex in MANIFEST:
         sent = []

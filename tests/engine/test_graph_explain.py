@@ -230,3 +230,54 @@ def test_source_recorded_by_another_tape():
     assert r.code == "other_tape" and "different GradientTape" in r.message
     assert r.line == n_line(test_source_recorded_by_another_tape, "first.watch(x)")
     del first
+
+
+def test_each_cause_is_its_own_function_and_explain_only_picks_one():
+    import inspect
+    import sys
+    explain_module = sys.modules["tapegrad.graph.explain"]
+    for code in ("not_watched", "non_trainable", "watch_accessed_variables", "not_used", "no_path",
+                 "integer_dtype", "integer_cast", "numpy", "stateful_assign", "outside_context",
+                 "stop_recording", "stop_gradient", "tape_reset", "no_gradient_op", "other_tape"):
+        makers = [name for name, fn in vars(explain_module).items() if inspect.isfunction(fn)
+                  and f'("{code}",' in inspect.getsource(fn).replace("\n", "")]
+        assert makers and "explain" not in makers, (code, makers)
+    assert len(inspect.getsource(explain_module.explain).splitlines()) <= 30
+
+
+def test_none_sentence_doctest():
+    import doctest
+    import sys
+    assert doctest.testmod(sys.modules["tapegrad.graph.explain"]).failed == 0
+
+
+def test_the_graph_json_carries_each_none_sentence_whole():
+    """The page's graph panel, its console and the notebook widget only render this sentence."""
+    from tapegrad import widget
+    from tapegrad.graph import capture
+    from tapegrad.graph.explain import none_sentence
+    from tapegrad.widget import magic
+
+    def cell():
+        c = tf.constant(2.0)
+        v = tf.Variable(3.0, name="v")
+        unused = tf.Variable(1.0, name="unused")
+        with tf.GradientTape() as tape:
+            y = c * v
+        return tape, tape.gradient(y, [c, v, unused])
+
+    with capture() as cap:
+        tape, grads = cell()
+    assert grads[0] is None and grads[2] is None
+    (call,) = cap.to_dict()["tapes"][0]["gradients"]
+    whys = [r["why"] for r in call["results"]]
+    assert whys[1] is None
+    # explain finds no reason for the used-but-unwatched constant (issue 28 item 5): the fallback
+    assert whys[0] == none_sentence("y", "c") == ("The gradient of y with respect to c is None. "
+                                                  "y does not depend on c through anything the tape recorded.")
+    assert call["results"][2]["reason"]["code"] == "not_used"
+    assert whys[2] == none_sentence("y", "unused", call["results"][2]["reason"]["message"])
+    # the notebook widget's document holds the same sentences
+    _, (tape2, _) = magic.run_captured(cell)
+    (call2,) = widget.graph_document(tape2)["tapes"][0]["gradients"]
+    assert [r["why"] for r in call2["results"]] == whys

@@ -1,10 +1,11 @@
-"""The playground's Python side (web/python/playground_runtime.py) and its gallery (web/examples/).
+"""The playground's Python side (web/python/playground_runtime/) and its gallery (web/examples/).
 
 Every example runs through the same Session the browser worker uses, with `tensorflow` resolving
 to tapegrad, and must print the lines its manifest entry expects, send its figures and a graph.
 Runs natively and inside Pyodide (the repository is mounted at its own path there).
 """
 import base64
+import importlib
 import importlib.util
 import sys
 import json
@@ -18,11 +19,11 @@ MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())["examples"]
 
 
 def _load_runtime():
-    spec = importlib.util.spec_from_file_location(
-        "playground_runtime", ROOT / "web" / "python" / "playground_runtime.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    sys.path.insert(0, str(ROOT / "web" / "python"))
+    try:
+        return importlib.import_module("playground_runtime")
+    finally:
+        sys.path.remove(str(ROOT / "web" / "python"))
 
 
 runtime = _load_runtime()

@@ -7,6 +7,7 @@
 // script); the page hands the results to the worker (`sendDownloads`, `downloadsFromPage`). A
 // worker started without them (the embedded element, a restart after Stop) makes its own.
 import { bootCache } from "./boot-cache.js";
+import { toWorker } from "./messages.js";
 
 export const WASM = "application/wasm";
 export const BYTES = "application/octet-stream";
@@ -78,7 +79,7 @@ async function compileSnapshotLibraries(indexURL, cache, recordPromise) {
  * (`hits`). `lookup`: whether the page notes this build's files as kept (boot-cache.js).
  */
 export function sendDownloads(worker, indexURL, bootId, lookup) {
-  const post = (message, transfer = []) => worker.postMessage({ type: "boot-download", ...message }, transfer);
+  const post = (message, transfer = []) => toWorker(worker, "boot-download", message, transfer);
   const cache = bootCache(bootId, { lookup });
   const forwarding = { ...cache, keep: (url, bytes, mime) => post({ part: "keep", url, bytes, mime }, [bytes]) };
   // Each step's time becomes a performance mark of the page ("tapegrad:wasmCompiled", ...).

@@ -35,12 +35,6 @@ export function lineMentionParts(text) {
   return parts;
 }
 
-/** The console's sentence for one None gradient (a `nones` item of the runtime). */
-export function noneSentence(item) {
-  const times = item.count > 1 ? ` (${item.count} times)` : "";
-  return `the gradient of ${item.target} with respect to ${item.source} is None${times}. ${item.message}`;
-}
-
 export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }) {
   const terminals = new WeakMap();   // console chunk -> its terminal (terminal.js)
   const log = el("div", { class: "console-log", role: "log", "aria-live": "polite", tabindex: "0",
@@ -103,7 +97,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
         if (item.line != null) {
           row.append(lineButton(item.line, `line ${item.line}`, `Highlight line ${item.line} in the editor`), ": ");
         }
-        for (const part of lineMentionParts(noneSentence(item))) {
+        for (const part of lineMentionParts(item.text)) {   // built by the runtime
           row.append(part.line === undefined ? part.text
             : lineButton(part.line, part.text, `Highlight line ${part.line} in the editor`));
         }

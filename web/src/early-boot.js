@@ -7,6 +7,7 @@
 // starts on the first Run, so nothing starts here.
 import { keptBootId } from "./boot-cache.js";
 import { sendDownloads } from "./boot-downloads.js";
+import { toWorker } from "./messages.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 
@@ -36,7 +37,7 @@ import { sendDownloads } from "./boot-downloads.js";
   worker.onerror = (ev) => early.events.push(["error", ev]);
   const kept = keptBootId();
   const downloads = typeof WebAssembly?.compileStreaming === "function" ? "page" : undefined;
-  worker.postMessage({ type: "init", interrupt, keptBoot: kept, downloads });
+  toWorker(worker, "init", { interrupt, keptBoot: kept, downloads });
   if (downloads) {
     sendDownloads(worker, new URL(`../${__PYODIDE_DIR__}/`, here).href, __BOOT_ID__, kept === __BOOT_ID__);
   }

@@ -2,6 +2,7 @@
 // previous run's marks, plots and graph (console output stays), sends the code to the worker and
 // routes what comes back to the panels. Weights saved by model.save_weights go to the browser's
 // storage, and every stored weights file is written into Python's file system before the run.
+import { handlerOf, toWorker } from "./messages.js";
 import { saveWeightsFile, storedWeightsFiles } from "./storage.js";
 
 /**
@@ -20,36 +21,35 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
     started() {
       const files = new Map(storedWeightsFiles().map((f) => [f.path, f.data]));
       for (const [path, data] of sessionFiles) files.set(path, data);
-      if (files.size) {
-        runner.worker?.postMessage({ type: "files", files: [...files].map(([path, data]) => ({ path, data })) });
+      if (files.size && runner.worker) {
+        toWorker(runner.worker, "files", { files: [...files].map(([path, data]) => ({ path, data })) });
       }
     },
     output: (stream, text) => output.output(stream, text),
     info: (text) => output.note(text),
-    message(kind, data) {
-      if (kind === "traceback") {
+    message: handlerOf("python", {
+      traceback(data) {
         output.traceback(data);
         if (data.line) editor.markError(data.line);
-      } else if (kind === "nones") {
-        output.nones(data.items);
-      } else if (kind === "plot") {
-        plots.show(data);
-      } else if (kind === "training") {
-        plots.training(data);
-      } else if (kind === "weights") {
+      },
+      nones: (data) => output.nones(data.items),
+      plot: (data) => plots.show(data),
+      training: (data) => plots.training(data),
+      weights(data) {
         sessionFiles.set(data.path, data.data);
         const problem = saveWeightsFile(data.path, data.data);
         output.note(problem ? `Weights saved to ${data.path} in this page only: ${problem}`
           : `Weights saved to ${data.path} in this browser: load_weights("${data.path}") reads them in a later run.`);
-      } else if (kind === "graph") {
+      },
+      graph(data) {
         if (data.representative) output.note(data.representative.text);
         try {
           graph.show(data);
         } catch (err) {
           output.note(`Could not draw the graph: ${err.message}`, "error");
         }
-      }
-    },
+      },
+    }),
   };
   let status;
   try {

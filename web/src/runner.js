@@ -4,6 +4,7 @@
 // not ended STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
 
 import { keptBootId, noteKeptBoot } from "./boot-cache.js";
+import { handlerOf, toWorker } from "./messages.js";
 
 const STOP_GRACE_MS = 1500;
 const SIGINT = 2;
@@ -55,7 +56,7 @@ export class PythonRunner {
     this.worker = worker;
     this.onState("booting", { step: 0, total: 3, text: "Starting the Python worker" });
     this.ready = new Promise((resolve, reject) => {
-      const onMessage = (data) => this.#onMessage(data, resolve, reject);
+      const onMessage = this.#receiver(resolve, reject);
       const onError = (ev) => {
         const text = `the Python worker failed: ${ev.message || "unknown error"}`;
         this.#fail(worker, text);
@@ -70,47 +71,32 @@ export class PythonRunner {
       }
     });
     this.ready.catch(() => {});   // callers that await it see the error; no unhandled rejection
-    if (!early) worker.postMessage({ type: "init", interrupt: this.interrupt, keptBoot: keptBootId() });
+    if (!early) toWorker(worker, "init", { interrupt: this.interrupt, keptBoot: keptBootId() });
     return this.ready;
   }
 
-  #onMessage(m, resolveReady, rejectReady) {
-    const run = this.current;
-    switch (m.type) {
-      case "progress":
-        this.onState("booting", m);
-        break;
-      case "marks":
-        markSteps(m.marks);
-        break;
-      case "ready":
+  /** A receiver of the worker's messages (web/src/messages.js); the boot ends in `resolveReady`
+   * or `rejectReady`. */
+  #receiver(resolveReady, rejectReady) {
+    return handlerOf("worker", {
+      progress: (m) => this.onState("booting", m),
+      marks: (m) => markSteps(m.marks),
+      ready: (m) => {
         performance.mark("tapegrad:ready");
         this.onState("ready", m);
         resolveReady();
-        break;
-      case "boot-error":
+      },
+      "boot-error": (m) => {
         this.#fail(this.worker, m.text);
         rejectReady(new Error(m.text));
-        break;
-      case "out":
-        run?.sink.output?.(m.stream, m.text);
-        break;
-      case "info":
-        run?.sink.info?.(m.text);
-        break;
-      case "msg":
-        run?.sink.message?.(m.kind, JSON.parse(m.payload));
-        break;
-      case "done":
-        this.#finish(m.status);
-        break;
-      case "csp-violation":
-        console.error(`Content-Security-Policy violation in the Python worker: ${m.text}`);
-        break;
-      case "boot-kept":
-        noteKeptBoot(m.bootId);   // read by the next visit's first script (early-boot.js)
-        break;
-    }
+      },
+      out: (m) => this.current?.sink.output?.(m.stream, m.text),
+      info: (m) => this.current?.sink.info?.(m.text),
+      msg: (m) => this.current?.sink.message?.(m.kind, JSON.parse(m.payload)),
+      done: (m) => this.#finish(m.status),
+      "csp-violation": (m) => console.error(`Content-Security-Policy violation in the Python worker: ${m.text}`),
+      "boot-kept": (m) => noteKeptBoot(m.bootId),   // read by the next visit's first script (early-boot.js)
+    });
   }
 
   /** A broken worker is dropped (the next run boots a fresh one); a run in progress ends with an error. */
@@ -153,7 +139,7 @@ export class PythonRunner {
     this.onState("running", {});
     return new Promise((resolve) => {
       this.current = { sink, resolve };
-      this.worker.postMessage({ type: "run", code });
+      toWorker(this.worker, "run", { code });
     });
   }
 

@@ -1,25 +1,10 @@
 // The playground's Web Worker: boots Pyodide from this site (pyodide-boot.js: memory snapshot,
 // wheels fetched at once and unpacked in JavaScript), then runs the user's code through
-// web/python/playground_runtime.py.
-//
-// page -> worker  {type: "init", interrupt: Uint8Array on a SharedArrayBuffer or null,
-//                  keptBoot?: the build id of the boot files the page notes as kept, or null,
-//                  downloads?: "page" (the page makes the boot's large downloads and sends them)}
-//                 {type: "boot-download", part, ...}       one of them (boot-downloads.js)
-//                 {type: "run", code}
-//                 {type: "files", files: [{path, data}]}   stored weights, written before a run
-// worker -> page  {type: "progress", step, total, text}   boot steps
-//                 {type: "marks", marks}                   steps done: {name: ms since 1970}
-//                 {type: "ready", snapshot}  |  {type: "boot-error", text}
-//                 {type: "boot-kept", bootId}              this build's boot files kept (or null: none)
-//                 {type: "out", stream: "stdout"|"stderr", text}
-//                 {type: "info", text}                     e.g. "Loading matplotlib"
-//                 {type: "msg", kind: "traceback"|"graph"|"nones"|"plot", payload: JSON string}
-//                 {type: "csp-violation", text}            something the worker's CSP blocked
-//                 {type: "done", status: {ok, error, interrupted}}
-import RUNTIME_SOURCE from "../python/playground_runtime.py";
+// web/python/playground_runtime/. The messages it takes and sends: web/src/messages.js.
+import RUNTIME_FILES from "virtual:runtime";
 import { bootPyodide } from "./pyodide-boot.js";
 import { downloadsFromPage } from "./boot-downloads.js";
+import { handlerOf, toPage } from "./messages.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   // bootPyodide loads pyodide.js from it
@@ -27,8 +12,8 @@ const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   /
 // The worker has its own Content-Security-Policy (sent with this script): report what it blocks
 // to the page, whose console shows it (a page cannot see its worker's violation events).
 self.addEventListener("securitypolicyviolation", (e) => {
-  postMessage({ type: "csp-violation",
-                text: `${e.effectiveDirective || e.violatedDirective} blocked ${e.blockedURI || "inline code"}` });
+  toPage("csp-violation",
+         { text: `${e.effectiveDirective || e.violatedDirective} blocked ${e.blockedURI || "inline code"}` });
 });
 
 const BOOT_STEPS = 3;
@@ -47,7 +32,7 @@ function startFilesLater() {
     // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
     // for it before opening the page again).
     filesLater = installLater()
-      .then(({ kept }) => postMessage({ type: "boot-kept", bootId: kept ? __BOOT_ID__ : null }),
+      .then(({ kept }) => toPage("boot-kept", { bootId: kept ? __BOOT_ID__ : null }),
             (err) => console.warn("tapegrad: writing the packages' files failed:", err))
       .then(() => postMarks({ settled: performance.now() }));
   }
@@ -62,7 +47,7 @@ function flushOutput() {
   if (firstRun && !firstRun.outputShown && pending.stdout) firstRun.outputShown = performance.now();
   for (const stream of ["stdout", "stderr"]) {
     if (pending[stream]) {
-      postMessage({ type: "out", stream, text: pending[stream] });
+      toPage("out", { stream, text: pending[stream] });
       pending[stream] = "";
     }
   }
@@ -80,7 +65,7 @@ function outputSink(stream) {
 }
 
 function progress(step, text) {
-  postMessage({ type: "progress", step, total: BOOT_STEPS, text });
+  toPage("progress", { step, total: BOOT_STEPS, text });
 }
 
 let fromPage = null;   // the page's downloads, when it makes them (init's downloads: "page")
@@ -104,24 +89,24 @@ async function boot(interrupt, keptBoot) {
     pyodide.setStdout(outputSink("stdout"));
     pyodide.setStderr(outputSink("stderr"));
     if (interrupt) pyodide.setInterruptBuffer(interrupt);
-    pyodide.FS.writeFile("/home/pyodide/playground_runtime.py", RUNTIME_SOURCE);
+    writeRuntime();
     const runtime = pyodide.pyimport("playground_runtime");
     session = runtime.Session((kind, payload) => {
       flushOutput();   // keep output and messages in the order Python produced them
-      postMessage({ type: "msg", kind, payload });
+      toPage("msg", { kind, payload });
     }, flushOutput);
     marks.runtime = performance.now();
     progress(3, "Importing tapegrad");
     pyodide.pyimport("tapegrad").destroy();   // imported already after a snapshot restore
     marks.tapegrad = performance.now();
     postMarks(marks);   // the page makes performance marks of them (tests/browser/bench_boot.py)
-    postMessage({ type: "ready", snapshot: snapshotUsed });
+    toPage("ready", { snapshot: snapshotUsed });
     // The packages' files are written later (see above).
     installLater = booted.installLater;
     if (snapshotUsed) setTimeout(startFilesLater, FILES_IDLE_MS);
     else startFilesLater();
   } catch (err) {
-    postMessage({ type: "boot-error", text: String(err && err.stack ? err.stack : err) });
+    toPage("boot-error", { text: String(err && err.stack ? err.stack : err) });
   }
 }
 
@@ -132,7 +117,7 @@ const stamp = (step) => { if (firstRun) firstRun[step] = performance.now(); };
 function postMarks(marks) {
   const at = {};
   for (const [k, t] of Object.entries(marks)) if (!k.endsWith("Ms")) at[k] = performance.timeOrigin + t;
-  postMessage({ type: "marks", marks: at });
+  toPage("marks", { marks: at });
 }
 
 async function run(code) {
@@ -143,9 +128,9 @@ async function run(code) {
     stamp("filesWritten");
     await pyodide.loadPackagesFromImports(code, {
       messageCallback: (text) => {
-        if (/^Loading /.test(text)) postMessage({ type: "info", text: text.replace(/,? ?$/, "") });
+        if (/^Loading /.test(text)) toPage("info", { text: text.replace(/,? ?$/, "") });
       },
-      errorCallback: (text) => postMessage({ type: "out", stream: "stderr", text: text + "\n" }),
+      errorCallback: (text) => toPage("out", { stream: "stderr", text: text + "\n" }),
     });
     stamp("runStarted");
     const result = session.run(code);
@@ -155,36 +140,44 @@ async function run(code) {
   } catch (err) {
     // Only the runner itself can end up here (user errors are caught in Python).
     status = { ok: false, error: { type: "InternalError", line: null }, interrupted: false };
-    postMessage({ type: "out", stream: "stderr", text: `playground error: ${err}\n` });
+    toPage("out", { stream: "stderr", text: `playground error: ${err}\n` });
   }
   flushOutput();
   if (firstRun) {
     postMarks(firstRun);
     firstRun = null;
   }
-  postMessage({ type: "done", status });
+  toPage("done", { status });
   setTimeout(startFilesLater, 0);
 }
 
-self.onmessage = (ev) => {
-  const m = ev.data;
-  if (m.type === "init") {
+const receive = handlerOf("page", {
+  init(m) {
     if (m.downloads === "page") fromPage = downloadsFromPage();
     boot(m.interrupt, m.keptBoot);
-  } else if (m.type === "boot-download") fromPage?.take(m);
-  else if (m.type === "run") run(m.code);
-  else if (m.type === "files") writeFiles(m.files);
-};
+  },
+  "boot-download": (m) => fromPage?.take(m),
+  run: (m) => run(m.code),
+  files: (m) => writeFiles(m.files),
+});
+self.onmessage = (ev) => receive(ev.data);
 
-// {type: "files", files: [{path, data (base64)}]}: weights the page kept in the browser's storage,
-// written before a run so that model.load_weights(path) finds them (web/src/run-code.js).
+/** The Python runtime's package (web/python/playground_runtime/), where Python imports it from. */
+function writeRuntime() {
+  const dir = "/home/pyodide/playground_runtime";
+  pyodide.FS.mkdirTree(dir);
+  for (const [name, source] of Object.entries(RUNTIME_FILES)) pyodide.FS.writeFile(`${dir}/${name}`, source);
+}
+
+// files: weights the page kept in the browser's storage, written before a run so that
+// model.load_weights(path) finds them (web/src/run-code.js).
 function writeFiles(files) {
   for (const { path, data } of files) {
     try {
       pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
       pyodide.FS.writeFile(path, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
     } catch (err) {
-      postMessage({ type: "out", stream: "stderr", text: `could not restore ${path}: ${err}\n` });
+      toPage("out", { stream: "stderr", text: `could not restore ${path}: ${err}\n` });
     }
   }
 }

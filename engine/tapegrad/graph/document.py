@@ -6,6 +6,7 @@ The schema is documented in docs/graph-json.md.
 """
 from ..backprop import READ
 from ..variables import Variable
+from .explain import none_sentence, short_label
 from .layout import NODE_SIZE, layered_layout
 from .model import GraphBuilder, watched_lines
 from .summary import value_summary
@@ -111,9 +112,13 @@ def _gradient_doc(b, g, call, names, reasons, index):
         targets.append({"node": b.node_of_id(t._id), "label": _label_of(names, t, "target"),
                         "seed": value_summary(s)})
     results = []
+    target_text = ", ".join(short_label(t["label"]) for t in targets) or "the target"
     for src, res, reason in zip(call.sources, call.results, reasons):
-        results.append({"node": b.node_of_id(src._id), "label": _label_of(names, src, "source"),
-                        "gradient": value_summary(res), "none": res is None, "reason": reason})
+        label = _label_of(names, src, "source")
+        why = None if res is not None else none_sentence(target_text, short_label(label),
+                                                          (reason or {}).get("message"))
+        results.append({"node": b.node_of_id(src._id), "label": label, "gradient": value_summary(res),
+                        "none": res is None, "reason": reason, "why": why})
     ops_in_call = {f"o{r.output._id}" for r in call.records if r.op is not READ}
     return {"id": index, "kind": call.kind, "row": call.row,
             "targets": targets, "results": results, "events": events,

@@ -29,6 +29,31 @@ class Reason:
         return {"code": self.code, "message": self.message, "line": self.line}
 
 
+def none_sentence(target, source, message=None, count=1):
+    """The sentence that says a gradient is None and why, as the page's graph panel, its console
+    and the notebook widget show it (they only render it). ``message``: the ``Reason``'s message,
+    or None when ``explain`` found no reason; ``count``: how many calls gave this same None.
+
+    >>> none_sentence("y", "x", "x was never read while the tape was recording.")
+    'The gradient of y with respect to x is None. x was never read while the tape was recording.'
+    >>> none_sentence("y", "c", count=3)
+    'The gradient of y with respect to c is None (3 times). y does not depend on c through anything the tape recorded.'
+    """
+    times = f" ({count} times)" if count > 1 else ""
+    return f"The gradient of {target} with respect to {source} is None{times}. " \
+           f"{message or no_recorded_path(target, source)}"
+
+
+def no_recorded_path(target, source):
+    """What a None gradient says when ``explain`` found no reason for it."""
+    return f"{target} does not depend on {source} through anything the tape recorded."
+
+
+def short_label(label):
+    """A graph label as the sentences name it: ``x`` for the variable labelled ``x:0``."""
+    return str(label).removesuffix(":0")
+
+
 def _names(frame):
     """id(object) -> the user's name for it, from the caller's locals and globals."""
     names = {}
@@ -92,125 +117,212 @@ def _reach(records, start_ids):
     return reach, cuts
 
 
+class _Case:
+    """What ``explain`` works from: the tape's provenance, the source and the targets, named."""
+
+    def __init__(self, tape, targets, source, namer):
+        self.tape, self.source, self.namer = tape, source, namer
+        self.t_name = namer(targets[0], "the target")
+        self.s_name = namer(source, "the source")
+        self.is_tensor_target = isinstance(targets[0], Tensor)
+        self.notes = tape.observer          # the tape's provenance
+        self.records = self.notes.records
+        self.tids = {t._id for t in targets}
+        self.sid = source._id
+        self.s_where = (getattr(source, "_where", None) or self.notes.watched_at.get(self.sid)
+                        or _producer_line(self.records, self.sid))
+        self.reach, self.cuts = set(), []
+        self.produced = {r.output._id for r in self.records}
+        self._path_cuts = None
+
+    def about_source(self, code, rest):
+        """A reason that starts with the source's name and points at the line that made it."""
+        return Reason(code, f"{self.s_name}{_created(self.s_where)}{rest}", _line(self.s_where))
+
+    def path_cuts(self):
+        """The cuts (see ``_reach``) that a target actually depends on."""
+        if self._path_cuts is None:
+            self._path_cuts = [rec for rec in self.cuts if _depends(self.records, self.notes, self.tids, rec)]
+        return self._path_cuts
+
+
 def explain(tape, target, source, frame=None, names=None):
     """The ``Reason`` ``tape.gradient(target, source)`` is None (or zero), or None if it is not."""
-    namer = _Namer(frame, names)
     targets = [t for t in nest.flatten(target) if hasattr(t, "_id") and hasattr(t, "_value")]
     if not targets:
         return None
-    t0 = targets[0]
-    t_name = namer(t0, "the target")
-    s_name = namer(source, "the source")
-    notes = tape.observer          # the tape's provenance
-    records = notes.records
-    watched = tape.watched_ids
-    tids = {t._id for t in targets}
-    sid = source._id
-    s_where = getattr(source, "_where", None) or notes.watched_at.get(sid) or _producer_line(records, sid)
-
+    case = _Case(tape, targets, source, _Namer(frame, names))
     if source._value.dtype.kind not in "fc":
-        return Reason("integer_dtype",
-                      f"{s_name}{_created(s_where)} has dtype {_dtype_name(source)}, and gradients flow only "
-                      f"through floating-point tensors; create it as a float (for example 10.0 "
-                      f"instead of 10).", _line(s_where))
-
-    reach, cuts = _reach(records, [sid])
-    if tids & reach:
+        return _integer_dtype(case)
+    case.reach, case.cuts = _reach(case.records, [case.sid])
+    if case.tids & case.reach:
         return None  # connected: the gradient is not None
-    for tid in tids:
-        if tid in notes.paused:
-            op, where = notes.paused[tid]
+    paused = _stop_recording(case)
+    if paused:
+        return paused
+    if case.sid in tape.watched_ids or case.sid in case.produced:
+        return _first(case, _reset_of_targets, _numpy_on_path, _stateful_assign, _stop_gradient,
+                      _integer_cast, _no_gradient_op, _outside_context, _no_path)
+    if isinstance(source, Variable):
+        return _first(case, _non_trainable, _watch_accessed_variables, _reset_of_targets,
+                      _numpy_variable, _not_used)
+    return _first(case, _reset_of_targets_or_source, _other_tape, _not_watched)
+
+
+def _first(case, *causes):
+    """The reason of the first cause that applies to ``case``."""
+    for cause in causes:
+        reason = cause(case)
+        if reason is not None:
+            return reason
+    return None
+
+
+# -- the causes, each a function of the case that returns its Reason or None --------------------
+
+def _integer_dtype(case):
+    return case.about_source("integer_dtype",
+                             f" has dtype {_dtype_name(case.source)}, and gradients flow only through "
+                             f"floating-point tensors; create it as a float (for example 10.0 "
+                             f"instead of 10).")
+
+
+def _stop_recording(case):
+    for tid in case.tids:
+        if tid in case.notes.paused:
+            _op, where = case.notes.paused[tid]
             return Reason("stop_recording",
-                          f"{t_name} was computed inside tape.stop_recording(){_at(where)}, so the "
-                          f"tape did not record its path from {s_name}.", _line(where))
+                          f"{case.t_name} was computed inside tape.stop_recording(){_at(where)}, so the "
+                          f"tape did not record its path from {case.s_name}.", _line(where))
+    return None
 
-    produced = {r.output._id for r in records}
-    in_tape = sid in watched or sid in produced
-    if not in_tape:
-        if isinstance(source, Variable):
-            if not source.trainable:
-                return Reason("non_trainable",
-                              f"{s_name}{_created(s_where)} is a Variable with trainable=False, "
-                              f"which a tape does not watch by itself; call tape.watch({s_name}) "
-                              f"to follow it.", _line(s_where))
-            if not tape.watch_accessed_variables:
-                return Reason("watch_accessed_variables",
-                              f"{s_name}{_created(s_where)} was not watched: the tape was created with "
-                              f"watch_accessed_variables=False, so it follows only what "
-                              f"tape.watch() names.", _line(s_where))
-            reset = _reset(notes, tids, s_name, t_name)
-            if reset:
-                return reset
-            if sid in notes.exported:
-                where = notes.exported[sid]
-                return Reason("numpy",
-                              f"The value of {s_name} left the engine through NumPy or a Python "
-                              f"number{_at(where)} (.numpy(), float(), a NumPy function), so the "
-                              f"tape never read {s_name} and {t_name} cannot depend on it; use tf "
-                              f"ops (such as tf.square) on {s_name} itself inside the tape.",
-                              _line(where))
-            return Reason("not_used",
-                          f"{s_name}{_created(s_where)} was never read while the tape was recording, so "
-                          f"{t_name} cannot depend on it.", _line(s_where))
-        reset = _reset(notes, tids | {sid}, s_name, t_name)
-        if reset:
-            return reset
-        other = _other_tape_line(notes, sid)
-        if other is not False:
-            return Reason("other_tape",
-                          f"{s_name} was recorded by a different GradientTape{_at(other)}, not by "
-                          f"this one, so this tape has no path from it to {t_name}; call "
-                          f"tape.watch({s_name}) in this tape too, ask that tape for the "
-                          f"gradient, or nest the tapes so the outer one sees both.",
-                          _line(other))
-        return Reason("not_watched",
-                      f"{s_name} is a tf.Tensor that the tape did not watch{_at(s_where)}; a tape "
-                      f"follows only trainable variables by itself, so call tape.watch({s_name}) "
-                      f"inside the `with` block.", _line(s_where))
 
-    reset = _reset(notes, tids, s_name, t_name)
-    if reset:
-        return reset
-    for rid, where in notes.exported.items():
-        if rid in reach:
+def _non_trainable(case):
+    if case.source.trainable:
+        return None
+    return case.about_source("non_trainable",
+                             f" is a Variable with trainable=False, which a tape does not watch by "
+                             f"itself; call tape.watch({case.s_name}) to follow it.")
+
+
+def _watch_accessed_variables(case):
+    if case.tape.watch_accessed_variables:
+        return None
+    return case.about_source("watch_accessed_variables",
+                             " was not watched: the tape was created with "
+                             "watch_accessed_variables=False, so it follows only what tape.watch() names.")
+
+
+def _reset_of_targets(case):
+    return _reset(case.notes, case.tids, case.s_name, case.t_name)
+
+
+def _reset_of_targets_or_source(case):
+    return _reset(case.notes, case.tids | {case.sid}, case.s_name, case.t_name)
+
+
+def _numpy_variable(case):
+    """The source variable itself left the engine (``.numpy()``, ``float()``) inside the tape."""
+    if case.sid not in case.notes.exported:
+        return None
+    s_name, where = case.s_name, case.notes.exported[case.sid]
+    return Reason("numpy",
+                  f"The value of {s_name} left the engine through NumPy or a Python "
+                  f"number{_at(where)} (.numpy(), float(), a NumPy function), so the "
+                  f"tape never read {s_name} and {case.t_name} cannot depend on it; use tf "
+                  f"ops (such as tf.square) on {s_name} itself inside the tape.", _line(where))
+
+
+def _not_used(case):
+    return case.about_source("not_used",
+                             f" was never read while the tape was recording, so {case.t_name} cannot "
+                             f"depend on it.")
+
+
+def _other_tape(case):
+    other = _other_tape_line(case.notes, case.sid)
+    if other is False:
+        return None
+    s_name = case.s_name
+    return Reason("other_tape",
+                  f"{s_name} was recorded by a different GradientTape{_at(other)}, not by "
+                  f"this one, so this tape has no path from it to {case.t_name}; call "
+                  f"tape.watch({s_name}) in this tape too, ask that tape for the "
+                  f"gradient, or nest the tapes so the outer one sees both.", _line(other))
+
+
+def _not_watched(case):
+    return Reason("not_watched",
+                  f"{case.s_name} is a tf.Tensor that the tape did not watch{_at(case.s_where)}; a tape "
+                  f"follows only trainable variables by itself, so call tape.watch({case.s_name}) "
+                  f"inside the `with` block.", _line(case.s_where))
+
+
+def _numpy_on_path(case):
+    """A value on the path from the source left the engine through NumPy."""
+    for rid, where in case.notes.exported.items():
+        if rid in case.reach:
+            value = _name_of_id(case.namer, case.records, rid, case.s_name, case.source)
             return Reason("numpy",
-                          f"The value of {_name_of_id(namer, records, rid, s_name, source)} left the "
-                          f"engine through NumPy or a Python number{_at(where)}, so the tape cannot follow {s_name} into "
-                          f"{t_name}; use tf ops (such as tf.reduce_mean) instead of NumPy inside the "
-                          f"tape.", _line(where))
-    for var, vid, kind, where in notes.assigned:
-        if vid in reach:
-            vname = namer(var, f"'{var.name}'")
+                          f"The value of {value} left the engine through NumPy or a Python "
+                          f"number{_at(where)}, so the tape cannot follow {case.s_name} into "
+                          f"{case.t_name}; use tf ops (such as tf.reduce_mean) instead of NumPy "
+                          f"inside the tape.", _line(where))
+    return None
+
+
+def _stateful_assign(case):
+    for var, vid, kind, where in case.notes.assigned:
+        if vid in case.reach:
+            vname = case.namer(var, f"'{var.name}'")
             return Reason("stateful_assign",
-                          f"{s_name} reaches {t_name} only through {vname}.{kind}(...){_at(where)}; "
-                          f"assignments are not differentiable, so reading {vname} afterwards starts "
-                          f"a new path without {s_name}.", _line(where))
-    # only cuts that the target actually depends on explain it
-    cuts = [rec for rec in cuts if _depends(records, notes, tids, rec)]
-    for rec in cuts:
+                          f"{case.s_name} reaches {case.t_name} only through "
+                          f"{vname}.{kind}(...){_at(where)}; assignments are not differentiable, so "
+                          f"reading {vname} afterwards starts a new path without {case.s_name}.",
+                          _line(where))
+    return None
+
+
+def _stop_gradient(case):
+    for rec in case.path_cuts():
         if rec.op.name == "StopGradient":
             return Reason("stop_gradient",
-                          f"The path from {s_name} to {t_name} goes through tf.stop_gradient"
+                          f"The path from {case.s_name} to {case.t_name} goes through tf.stop_gradient"
                           f"{_at(rec.where)}, which blocks gradients by design.", _line(rec.where))
-    for rec in cuts:
+    return None
+
+
+def _integer_cast(case):
+    for rec in case.path_cuts():
         if rec.output._value.dtype.kind in "iub":
             what = (f"a cast to {rec.output.dtype.name}" if rec.op.name == "Cast"
                     else f"{rec.op.name}, which gives {rec.output.dtype.name}")
             return Reason("integer_cast",
-                          f"The path from {s_name} to {t_name} is cut{_at(rec.where)} by {what}; "
+                          f"The path from {case.s_name} to {case.t_name} is cut{_at(rec.where)} by {what}; "
                           f"integer and boolean tensors carry no gradient.", _line(rec.where))
-    for rec in cuts:
+    return None
+
+
+def _no_gradient_op(case):
+    for rec in case.path_cuts():
         return Reason("no_gradient_op",
-                      f"The path from {s_name} to {t_name} goes through {rec.op.name}"
+                      f"The path from {case.s_name} to {case.t_name} goes through {rec.op.name}"
                       f"{_at(rec.where)}, an operation registered as not differentiable.",
                       _line(rec.where))
-    is_tensor_target = isinstance(t0, Tensor)
-    if is_tensor_target and not (tids & (produced | watched)):
-        return Reason("outside_context",
-                      f"{t_name} was not recorded by this tape: it was computed outside the tape's "
-                      f"`with` block, so there is no recorded path back to {s_name}.", None)
+    return None
+
+
+def _outside_context(case):
+    if not case.is_tensor_target or case.tids & (case.produced | case.tape.watched_ids):
+        return None
+    return Reason("outside_context",
+                  f"{case.t_name} was not recorded by this tape: it was computed outside the tape's "
+                  f"`with` block, so there is no recorded path back to {case.s_name}.", None)
+
+
+def _no_path(case):
     return Reason("no_path",
-                  f"{t_name} does not depend on {s_name} through any recorded operation (Python "
+                  f"{case.t_name} does not depend on {case.s_name} through any recorded operation (Python "
                   f"control flow such as an `if` may have taken a branch without it).", None)
 
 

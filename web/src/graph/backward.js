@@ -145,20 +145,14 @@ export function backwardState(model, ti, call, position) {
 }
 
 /**
- * One plain sentence per source whose gradient the call returned as None, with the engine's
- * reason (what `tape.explain` says): [{text, line}], line: the line the reason points at, else
- * the call's line.
+ * The sentence of each source whose gradient the call returned as None, as the engine wrote it
+ * (`why`: tapegrad.graph.explain.none_sentence, with the reason `tape.explain` gives):
+ * [{text, line}], line: the line the reason points at, else the call's line.
  */
 export function noneExplanations(call) {
   if (!call) return [];
-  const target = (call.targets || []).map((t) => shortName(t.label)).join(", ") || "the target";
-  return (call.results || []).filter((r) => r.none).map((r) => {
-    const source = shortName(r.label ?? "the source");
-    const why = r.reason && r.reason.message ? ` ${r.reason.message}`
-      : ` ${target} does not depend on ${source} through anything the tape recorded.`;
-    return { text: `The gradient of ${target} with respect to ${source} is None.${why}`,
-      line: (r.reason && r.reason.line) ?? call.line ?? null };
-  });
+  return (call.results || []).filter((r) => r.none).map((r) => ({
+    text: r.why ?? "", line: (r.reason && r.reason.line) ?? call.line ?? null }));
 }
 
 /**

@@ -96,173 +96,53 @@ function mergedClasses(ids, classesOf) {
 export function createRenderer(svgEl, prefix) {
   svgEl.append(markers(prefix));
   const scene = svg("g", { class: "tg-graph-scene" });
-  const frameLayer = svg("g", { class: "tg-graph-frames" });
-  const edgeLayer = svg("g", { class: "tg-graph-edges" });
-  const nodeLayer = svg("g", { class: "tg-graph-nodes" });
-  const labelLayer = svg("g", { class: "tg-graph-labels" });
-  scene.append(frameLayer, edgeLayer, nodeLayer, labelLayer);
+  const layers = {
+    frames: svg("g", { class: "tg-graph-frames" }),
+    edges: svg("g", { class: "tg-graph-edges" }),
+    nodes: svg("g", { class: "tg-graph-nodes" }),
+    labels: svg("g", { class: "tg-graph-labels" }),
+  };
+  scene.append(layers.frames, layers.edges, layers.nodes, layers.labels);
   svgEl.append(scene);
-
-  let view = null;
-  let nodeEls = new Map();      // visible id -> {el, item, cls}
-  let edgeEls = new Map();      // visible edge key -> {el, ends, cls, marker}
-  let labelEls = new Map();     // visible edge key -> {el: <g> with a background and a text, text}
-  let badgeEls = new Map();     // visible id -> text element
-  let selected = null;
+  const r = {
+    prefix, layers,
+    view: null,
+    nodeEls: new Map(),       // visible id -> {el, item, cls}
+    edgeEls: new Map(),       // visible edge key -> {el, ends, cls, marker}
+    labelEls: new Map(),      // visible edge key -> {el: <g> with a background and a text, text}
+    badgeEls: new Map(),      // visible id -> text element
+    selected: null,
+  };
 
   function draw(v) {
-    view = v;
-    for (const layer of [frameLayer, edgeLayer, nodeLayer, labelLayer]) layer.replaceChildren();
-    nodeEls = new Map();
-    edgeEls = new Map();
-    labelEls = new Map();
-    badgeEls = new Map();
-    for (const f of v.frames) {
-      frameLayer.append(svg("g", { class: `tg-graph-frame tg-graph-frame-${f.group.kind}`, "data-group-id": f.group.id }, [
-        svg("rect", { class: "tg-graph-frame-box", x: f.x0, y: f.y0, width: f.x1 - f.x0, height: f.y1 - f.y0, rx: 10 }),
-        svg("text", { class: "tg-graph-frame-title", x: f.x0 + 8, y: f.y0 + 13 }, [`▾ ${f.group.label}`]),
-      ]));
-    }
-    const itemOf = new Map(v.items.map((it) => [it.id, it]));
-    const edgeFrag = document.createDocumentFragment();
-    for (const e of v.edges) {
-      const { d, ends } = edgeGeometry(itemOf.get(e.source), itemOf.get(e.target));
-      const el = svg("path", { class: "tg-graph-edge", d, "data-edge": e.key, "marker-end": `url(#${prefix}-arrow)` });
-      edgeFrag.append(el);
-      edgeEls.set(e.key, { el, ends, cls: "", marker: "arrow" });
-    }
-    edgeLayer.append(edgeFrag);
-    const nodeFrag = document.createDocumentFragment();
-    for (const it of v.items) {
-      const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
-        transform: `translate(${it.x},${it.y})` }, [nodeShape(it), ...nodeTexts(it)]);
-      if (it.kind === "group") el.setAttribute("data-collapsed", "true");
-      if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));
-      nodeFrag.append(el);
-      nodeEls.set(it.id, { el, item: it, cls: "" });
-    }
-    nodeLayer.append(nodeFrag);
-    if (selected && nodeEls.has(selected)) nodeEls.get(selected).el.classList.add("tg-graph-selected");
-  }
-
-  /** Members drawn as one visible item: visible id -> [model ids]. */
-  function membersByVisible(ids) {
-    const out = new Map();
-    for (const id of ids) {
-      const vid = view.visibleOf(id);
-      if (vid === undefined || !nodeEls.has(vid)) continue;
-      if (!out.has(vid)) out.set(vid, []);
-      out.get(vid).push(id);
-    }
-    return out;
+    r.view = v;
+    for (const layer of Object.values(layers)) layer.replaceChildren();
+    r.labelEls = new Map();
+    r.badgeEls = new Map();
+    drawFrames(layers.frames, v.frames);
+    r.edgeEls = drawEdges(layers.edges, v, prefix);
+    r.nodeEls = drawNodes(layers.nodes, v.items);
+    if (r.selected && r.nodeEls.has(r.selected)) r.nodeEls.get(r.selected).el.classList.add("tg-graph-selected");
   }
 
   function apply(state) {
-    if (!view) return;
-    // nodes: a collapsed group merges its members' classes
-    const members = membersByVisible(view.items.flatMap((it) => (it.group ? it.group.members : [it.id])));
-    for (const [vid, entry] of nodeEls) {
-      const ids = members.get(vid) || [vid];
-      const cls = mergedClasses(ids, (id) => state.nodes.get(id)).join(" ");
-      if (cls !== entry.cls) {
-        entry.el.setAttribute("class", `tg-graph-node ${cls}${vid === selected ? " tg-graph-selected" : ""}`.trim());
-        entry.cls = cls;
-      }
-    }
-    // edges: a visible edge may carry several edges of the model (into or out of a group)
-    const parts = new Map();
-    for (const e of view.edges) parts.set(e.key, e.parts);
-    for (const [key, entry] of edgeEls) {
-      const cls = mergedClasses(parts.get(key), (k) => state.edges.get(k));
-      const text = cls.join(" ");
-      if (text !== entry.cls) {
-        entry.el.setAttribute("class", `tg-graph-edge ${text}`.trim());
-        entry.cls = text;
-      }
-      const marker = cls.includes("tg-graph-noneflow") ? "none" : cls.includes("tg-graph-flow") ? "flow"
-        : cls.includes("tg-graph-current") ? "current"
-          : cls.some((c) => ALL.includes(c)) ? "muted" : "arrow";
-      if (marker !== entry.marker) {
-        const back = marker === "flow" || marker === "none";
-        entry.el.setAttribute(back ? "marker-start" : "marker-end", `url(#${prefix}-${marker})`);
-        entry.el.removeAttribute(back ? "marker-end" : "marker-start");
-        entry.marker = marker;
-      }
-    }
-    // texts on edges
-    const wanted = new Map();
-    for (const [key, label] of state.edgeLabels) {
-      const vkey = view.visibleEdgeOf(key);
-      if (vkey === undefined || !edgeEls.has(vkey)) continue;
-      const prev = wanted.get(vkey);
-      wanted.set(vkey, prev && prev.text !== label.text ? { text: `${prev.text} + ${label.text}`, cls: prev.cls } : label);
-    }
-    syncEdgeLabels(wanted);
+    if (!r.view) return;
+    applyNodeClasses(r, state);
+    applyEdgeClasses(r, state);
+    syncEdgeLabels(r, wantedEdgeLabels(r, state));
     // texts next to nodes (not for members hidden in a collapsed group)
     const badges = new Map();
-    for (const [id, b] of state.badges) if (view.visibleOf(id) === id && nodeEls.has(id)) badges.set(id, b);
-    syncTexts(badgeEls, badges, (id) => {
-      const it = nodeEls.get(id).item;
+    for (const [id, b] of state.badges) if (r.view.visibleOf(id) === id && r.nodeEls.has(id)) badges.set(id, b);
+    syncTexts(layers.labels, r.badgeEls, badges, (id) => {
+      const it = r.nodeEls.get(id).item;
       return { x: it.x, y: it.y - it.h / 2 - 6 };
     }, "tg-graph-badge", 0);
   }
 
-  /** Texts on edges: each a <g class="tg-graph-edge-label"> holding a background and the text. */
-  function syncEdgeLabels(wanted) {
-    for (const [key, entry] of labelEls) {
-      if (!wanted.has(key)) {
-        entry.el.remove();
-        labelEls.delete(key);
-      }
-    }
-    for (const [key, { text, cls }] of wanted) {
-      let entry = labelEls.get(key);
-      if (!entry) {
-        const bg = svg("rect", { class: "tg-graph-edge-label-bg", rx: 4 });
-        const t = svg("text", {});
-        entry = { el: svg("g", { "data-for": key }, [bg, t]), bg, t, text: null };
-        labelLayer.append(entry.el);
-        labelEls.set(key, entry);
-      }
-      const c = `tg-graph-edge-label ${cls}`;
-      if (entry.el.getAttribute("class") !== c) entry.el.setAttribute("class", c);
-      if (entry.text !== text) {
-        const box = edgeLabelBox(edgeEls.get(key).ends, text);
-        for (const [k, v] of [["x", box.x - box.w / 2], ["y", box.y - box.h / 2], ["width", box.w], ["height", box.h]]) {
-          entry.bg.setAttribute(k, v.toFixed(1));
-        }
-        entry.t.setAttribute("x", box.x.toFixed(1));
-        entry.t.setAttribute("y", (box.y + 4).toFixed(1));
-        setText(entry.t, text);
-        entry.text = text;
-      }
-    }
-  }
-
-  function syncTexts(els, wanted, at, base, dy) {
-    for (const [key, el] of els) {
-      if (!wanted.has(key)) {
-        el.remove();
-        els.delete(key);
-      }
-    }
-    for (const [key, { text, cls }] of wanted) {
-      let el = els.get(key);
-      if (!el) {
-        const p = at(key);
-        el = svg("text", { x: p.x, y: p.y + dy, "data-for": key });
-        labelLayer.append(el);
-        els.set(key, el);
-      }
-      const c = `${base} ${cls}`;
-      if (el.getAttribute("class") !== c) el.setAttribute("class", c);
-      setText(el, text);
-    }
-  }
-
   function select(id) {
-    if (selected && nodeEls.has(selected)) nodeEls.get(selected).el.classList.remove("tg-graph-selected");
-    selected = id;
+    const { nodeEls } = r;
+    if (r.selected && nodeEls.has(r.selected)) nodeEls.get(r.selected).el.classList.remove("tg-graph-selected");
+    r.selected = id;
     if (id && nodeEls.has(id)) nodeEls.get(id).el.classList.add("tg-graph-selected");
   }
 
@@ -271,9 +151,171 @@ export function createRenderer(svgEl, prefix) {
     draw,
     apply,
     select,
-    item: (id) => (nodeEls.has(id) ? nodeEls.get(id).item : null),
+    item: (id) => (r.nodeEls.has(id) ? r.nodeEls.get(id).item : null),
     get view() {
-      return view;
+      return r.view;
     },
   };
+}
+
+/** The open groups' frames, behind everything else. */
+function drawFrames(layer, frames) {
+  for (const f of frames) {
+    layer.append(svg("g", { class: `tg-graph-frame tg-graph-frame-${f.group.kind}`, "data-group-id": f.group.id }, [
+      svg("rect", { class: "tg-graph-frame-box", x: f.x0, y: f.y0, width: f.x1 - f.x0, height: f.y1 - f.y0, rx: 10 }),
+      svg("text", { class: "tg-graph-frame-title", x: f.x0 + 8, y: f.y0 + 13 }, [`▾ ${f.group.label}`]),
+    ]));
+  }
+}
+
+/** The view's edges; returns visible edge key -> {el, ends, cls, marker}. */
+function drawEdges(layer, v, prefix) {
+  const edgeEls = new Map();
+  const itemOf = new Map(v.items.map((it) => [it.id, it]));
+  const frag = document.createDocumentFragment();
+  for (const e of v.edges) {
+    const { d, ends } = edgeGeometry(itemOf.get(e.source), itemOf.get(e.target));
+    const el = svg("path", { class: "tg-graph-edge", d, "data-edge": e.key, "marker-end": `url(#${prefix}-arrow)` });
+    frag.append(el);
+    edgeEls.set(e.key, { el, ends, cls: "", marker: "arrow" });
+  }
+  layer.append(frag);
+  return edgeEls;
+}
+
+/** The view's nodes; returns visible id -> {el, item, cls}. */
+function drawNodes(layer, items) {
+  const nodeEls = new Map();
+  const frag = document.createDocumentFragment();
+  for (const it of items) {
+    const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
+      transform: `translate(${it.x},${it.y})` }, [nodeShape(it), ...nodeTexts(it)]);
+    if (it.kind === "group") el.setAttribute("data-collapsed", "true");
+    if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));
+    frag.append(el);
+    nodeEls.set(it.id, { el, item: it, cls: "" });
+  }
+  layer.append(frag);
+  return nodeEls;
+}
+
+/** Members drawn as one visible item: visible id -> [model ids]. */
+function membersByVisible(r, ids) {
+  const out = new Map();
+  for (const id of ids) {
+    const vid = r.view.visibleOf(id);
+    if (vid === undefined || !r.nodeEls.has(vid)) continue;
+    if (!out.has(vid)) out.set(vid, []);
+    out.get(vid).push(id);
+  }
+  return out;
+}
+
+/** Each node's classes of the state; a collapsed group merges its members' classes. */
+function applyNodeClasses(r, state) {
+  const members = membersByVisible(r, r.view.items.flatMap((it) => (it.group ? it.group.members : [it.id])));
+  for (const [vid, entry] of r.nodeEls) {
+    const ids = members.get(vid) || [vid];
+    const cls = mergedClasses(ids, (id) => state.nodes.get(id)).join(" ");
+    if (cls !== entry.cls) {
+      entry.el.setAttribute("class", `tg-graph-node ${cls}${vid === r.selected ? " tg-graph-selected" : ""}`.trim());
+      entry.cls = cls;
+    }
+  }
+}
+
+/** Each edge's classes and arrowhead; a visible edge may carry several edges of the model (into
+ * or out of a group). */
+function applyEdgeClasses(r, state) {
+  const parts = new Map();
+  for (const e of r.view.edges) parts.set(e.key, e.parts);
+  for (const [key, entry] of r.edgeEls) {
+    const cls = mergedClasses(parts.get(key), (k) => state.edges.get(k));
+    const text = cls.join(" ");
+    if (text !== entry.cls) {
+      entry.el.setAttribute("class", `tg-graph-edge ${text}`.trim());
+      entry.cls = text;
+    }
+    const marker = edgeMarker(cls);
+    if (marker !== entry.marker) {
+      const back = marker === "flow" || marker === "none";
+      entry.el.setAttribute(back ? "marker-start" : "marker-end", `url(#${r.prefix}-${marker})`);
+      entry.el.removeAttribute(back ? "marker-end" : "marker-start");
+      entry.marker = marker;
+    }
+  }
+}
+
+function edgeMarker(cls) {
+  if (cls.includes("tg-graph-noneflow")) return "none";
+  if (cls.includes("tg-graph-flow")) return "flow";
+  if (cls.includes("tg-graph-current")) return "current";
+  return cls.some((c) => ALL.includes(c)) ? "muted" : "arrow";
+}
+
+/** The state's texts on edges, by visible edge (texts on edges folded into one are joined). */
+function wantedEdgeLabels(r, state) {
+  const wanted = new Map();
+  for (const [key, label] of state.edgeLabels) {
+    const vkey = r.view.visibleEdgeOf(key);
+    if (vkey === undefined || !r.edgeEls.has(vkey)) continue;
+    const prev = wanted.get(vkey);
+    wanted.set(vkey, prev && prev.text !== label.text ? { text: `${prev.text} + ${label.text}`, cls: prev.cls } : label);
+  }
+  return wanted;
+}
+
+/** Texts on edges: each a <g class="tg-graph-edge-label"> holding a background and the text. */
+function syncEdgeLabels(r, wanted) {
+  const { labelEls } = r;
+  for (const [key, entry] of labelEls) {
+    if (!wanted.has(key)) {
+      entry.el.remove();
+      labelEls.delete(key);
+    }
+  }
+  for (const [key, { text, cls }] of wanted) {
+    let entry = labelEls.get(key);
+    if (!entry) {
+      const bg = svg("rect", { class: "tg-graph-edge-label-bg", rx: 4 });
+      const t = svg("text", {});
+      entry = { el: svg("g", { "data-for": key }, [bg, t]), bg, t, text: null };
+      r.layers.labels.append(entry.el);
+      labelEls.set(key, entry);
+    }
+    const c = `tg-graph-edge-label ${cls}`;
+    if (entry.el.getAttribute("class") !== c) entry.el.setAttribute("class", c);
+    if (entry.text !== text) placeEdgeLabel(entry, edgeLabelBox(r.edgeEls.get(key).ends, text), text);
+  }
+}
+
+function placeEdgeLabel(entry, box, text) {
+  for (const [k, v] of [["x", box.x - box.w / 2], ["y", box.y - box.h / 2], ["width", box.w], ["height", box.h]]) {
+    entry.bg.setAttribute(k, v.toFixed(1));
+  }
+  entry.t.setAttribute("x", box.x.toFixed(1));
+  entry.t.setAttribute("y", (box.y + 4).toFixed(1));
+  setText(entry.t, text);
+  entry.text = text;
+}
+
+function syncTexts(layer, els, wanted, at, base, dy) {
+  for (const [key, el] of els) {
+    if (!wanted.has(key)) {
+      el.remove();
+      els.delete(key);
+    }
+  }
+  for (const [key, { text, cls }] of wanted) {
+    let el = els.get(key);
+    if (!el) {
+      const p = at(key);
+      el = svg("text", { x: p.x, y: p.y + dy, "data-for": key });
+      layer.append(el);
+      els.set(key, el);
+    }
+    const c = `${base} ${cls}`;
+    if (el.getAttribute("class") !== c) el.setAttribute("class", c);
+    setText(el, text);
+  }
 }

@@ -13,192 +13,210 @@ const DRAG_THRESHOLD = 4;   // pixels a pointer must move before a press becomes
  *        screens the page asks for labels at their full size; the user can still pinch out)
  */
 export function createViewport(svgEl, sceneEl, { reserve = () => 0, minFitZoom = () => 0 } = {}) {
-  let k = 1, tx = 0, ty = 0;
-  let size = { w: 0, h: 0 };
+  const view = createView(sceneEl);
   let pendingFit = null;     // bounds to fit once the SVG has a size
-  let frame = 0;
-  let press = null;          // {x, y, tx, ty, id, dragging}: one pointer down
-  let pinch = null;          // {dist, cx, cy, k, tx, ty}: two pointers down, at their start
-  const pointers = new Map();  // pointer id -> {x, y} (client coordinates) of the pointers down
-  let dragged = false;       // the last press was a drag: the click that follows is not a click
-
-  function write() {
-    frame = 0;
-    sceneEl.setAttribute("transform", `translate(${tx.toFixed(2)},${ty.toFixed(2)}) scale(${k.toFixed(5)})`);
-  }
-  function schedule() {
-    if (!frame) frame = requestAnimationFrame(write);
-  }
 
   const resize = new ResizeObserver((entries) => {
     const r = entries[entries.length - 1].contentRect;
-    size = { w: r.width, h: r.height };
-    if (pendingFit && size.w > 0 && size.h > 0) fit(pendingFit);
+    view.size = { w: r.width, h: r.height };
+    if (pendingFit && view.size.w > 0 && view.size.h > 0) fit(pendingFit);
   });
   resize.observe(svgEl);
 
   /** Scales and centres the scene box `b` into the SVG, leaving `reserve()` pixels free below. */
   function fit(b) {
     if (!b || !Number.isFinite(b.x0)) return;
-    if (!(size.w > 0 && size.h > 0)) {
+    if (!(view.size.w > 0 && view.size.h > 0)) {
       pendingFit = b;
       return;
     }
     pendingFit = null;
-    const pad = 24;
-    const below = Math.min(size.h / 3, reserve());
-    const w = size.w - 2 * pad;
-    const h = Math.max(40, size.h - 2 * pad - below);
-    const bw = Math.max(1, b.x1 - b.x0);
-    const bh = Math.max(1, b.y1 - b.y0);
-    k = clamp(Math.max(Math.min(w / bw, h / bh, 1.4), minFitZoom()));
-    // centred along each axis where it fits; else its start (left, top) is what shows
-    tx = pad + (bw * k <= w ? (w - bw * k) / 2 : 0) - b.x0 * k;
-    ty = pad + (bh * k <= h ? (h - bh * k) / 2 : 0) - b.y0 * k;
-    schedule();
-  }
-
-  function clamp(z) {
-    return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+    view.set(fitted(view.size, b, reserve(), minFitZoom()));
   }
 
   /** Zooms by `factor` keeping the screen point (cx, cy) (default: the centre) in place. */
-  function zoomBy(factor, cx = size.w / 2, cy = size.h / 2) {
+  function zoomBy(factor, cx = view.size.w / 2, cy = view.size.h / 2) {
+    const { k, tx, ty } = view;
     const nk = clamp(k * factor);
-    tx = cx - ((cx - tx) * nk) / k;
-    ty = cy - ((cy - ty) * nk) / k;
-    k = nk;
-    schedule();
+    view.set({ k: nk, tx: cx - ((cx - tx) * nk) / k, ty: cy - ((cy - ty) * nk) / k });
   }
 
-  /**
-   * Pans so that the scene point (x, y) is visible, centring it if it is off screen; when labels
-   * are too small to read at the current zoom, zooms in to READABLE_ZOOM around it.
-   */
-  function reveal(x, y, margin = 60) {
-    if (k < READABLE_ZOOM / 2) {
-      k = READABLE_ZOOM;
-      tx = size.w / 2 - x * k;
-      ty = size.h / 2 - y * k;
-      schedule();
-      return;
-    }
-    const sx = x * k + tx;
-    const sy = y * k + ty;
-    if (sx >= margin && sx <= size.w - margin && sy >= margin && sy <= size.h - margin) return;
-    tx = size.w / 2 - x * k;
-    ty = size.h / 2 - y * k;
-    schedule();
-  }
-
-  function onWheel(e) {
-    e.preventDefault();
-    const r = svgEl.getBoundingClientRect();
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? size.h : 1;
-    zoomBy(Math.exp(-e.deltaY * unit * 0.0015), e.clientX - r.left, e.clientY - r.top);
-  }
-
-  function local(x, y) {
-    const r = svgEl.getBoundingClientRect();
-    return { x: x - r.left, y: y - r.top };
-  }
-
-  function startPinch() {
-    const [a, b] = [...pointers.values()];
-    const c = local((a.x + b.x) / 2, (a.y + b.y) / 2);
-    pinch = { dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), cx: c.x, cy: c.y, k, tx, ty };
-    press = null;
-    dragged = true;           // the fingers lifting after a pinch make no click
-  }
-
-  /** Two fingers: the scene point under their first midpoint follows the midpoint, scaled by their spread. */
-  function movePinch() {
-    const [a, b] = [...pointers.values()];
-    const c = local((a.x + b.x) / 2, (a.y + b.y) / 2);
-    const nk = clamp(pinch.k * (Math.hypot(a.x - b.x, a.y - b.y) / pinch.dist));
-    const sx = (pinch.cx - pinch.tx) / pinch.k;
-    const sy = (pinch.cy - pinch.ty) / pinch.k;
-    k = nk;
-    tx = c.x - sx * nk;
-    ty = c.y - sy * nk;
-    schedule();
-  }
-
-  function onDown(e) {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 2) {
-      startPinch();
-      return;
-    }
-    if (pointers.size > 2) return;
-    press = { x: e.clientX, y: e.clientY, tx, ty, id: e.pointerId, dragging: false };
-    dragged = false;
-  }
-  function onMove(e) {
-    if (pointers.has(e.pointerId)) pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pinch) {
-      if (pointers.size >= 2) movePinch();
-      return;
-    }
-    if (!press || e.pointerId !== press.id) return;
-    const dx = e.clientX - press.x;
-    const dy = e.clientY - press.y;
-    if (!press.dragging && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-    if (!press.dragging) {
-      press.dragging = true;
-      svgEl.setPointerCapture(e.pointerId);
-      svgEl.classList.add("tg-graph-dragging");
-    }
-    tx = press.tx + dx;
-    ty = press.ty + dy;
-    schedule();
-  }
-  function onUp(e) {
-    pointers.delete(e.pointerId);
-    if (pinch) {
-      if (pointers.size < 2) {
-        pinch = null;
-        // the finger still down goes on panning from where it is
-        const [id, p] = [...pointers.entries()][0] ?? [];
-        press = id === undefined ? null : { x: p.x, y: p.y, tx, ty, id, dragging: true };
-      }
-      return;
-    }
-    if (!press || e.pointerId !== press.id) return;
-    dragged = press.dragging;
-    if (press.dragging && svgEl.hasPointerCapture(e.pointerId)) svgEl.releasePointerCapture(e.pointerId);
-    svgEl.classList.remove("tg-graph-dragging");
-    press = null;
-  }
-
-  svgEl.addEventListener("wheel", onWheel, { passive: false });
-  svgEl.addEventListener("pointerdown", onDown);
-  svgEl.addEventListener("pointermove", onMove);
-  svgEl.addEventListener("pointerup", onUp);
-  svgEl.addEventListener("pointercancel", onUp);
-
+  const gestures = followGestures(svgEl, view, zoomBy);
   return {
     fit,
     zoomBy,
-    reveal,
+    reveal: (x, y, margin) => reveal(view, x, y, margin),
     /** True once after a drag, so that the click ending it does not select anything. */
-    takeDrag() {
-      const d = dragged;
-      dragged = false;
-      return d;
-    },
+    takeDrag: gestures.takeDrag,
     get zoom() {
-      return k;
+      return view.k;
     },
     destroy() {
       resize.disconnect();
-      if (frame) cancelAnimationFrame(frame);
-      svgEl.removeEventListener("wheel", onWheel);
-      svgEl.removeEventListener("pointerdown", onDown);
-      svgEl.removeEventListener("pointermove", onMove);
-      svgEl.removeEventListener("pointerup", onUp);
-      svgEl.removeEventListener("pointercancel", onUp);
+      view.cancel();
+      gestures.destroy();
     },
   };
+}
+
+function clamp(z) {
+  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+}
+
+/** The scene's transform {k, tx, ty} and the SVG's size; `set` writes it once per animation frame. */
+function createView(sceneEl) {
+  let frame = 0;
+  const view = {
+    k: 1, tx: 0, ty: 0,
+    size: { w: 0, h: 0 },
+    set({ k = view.k, tx = view.tx, ty = view.ty }) {
+      Object.assign(view, { k, tx, ty });
+      if (!frame) frame = requestAnimationFrame(write);
+    },
+    cancel() {
+      if (frame) cancelAnimationFrame(frame);
+    },
+  };
+  function write() {
+    frame = 0;
+    sceneEl.setAttribute("transform",
+      `translate(${view.tx.toFixed(2)},${view.ty.toFixed(2)}) scale(${view.k.toFixed(5)})`);
+  }
+  return view;
+}
+
+/** The transform that fits box `b` into `size`, with `below` pixels kept free under it. */
+function fitted(size, b, below, minZoom) {
+  const pad = 24;
+  const w = size.w - 2 * pad;
+  const h = Math.max(40, size.h - 2 * pad - Math.min(size.h / 3, below));
+  const bw = Math.max(1, b.x1 - b.x0);
+  const bh = Math.max(1, b.y1 - b.y0);
+  const k = clamp(Math.max(Math.min(w / bw, h / bh, 1.4), minZoom));
+  // centred along each axis where it fits; else its start (left, top) is what shows
+  return { k, tx: pad + (bw * k <= w ? (w - bw * k) / 2 : 0) - b.x0 * k,
+           ty: pad + (bh * k <= h ? (h - bh * k) / 2 : 0) - b.y0 * k };
+}
+
+/**
+ * Pans so that the scene point (x, y) is visible, centring it if it is off screen; when labels
+ * are too small to read at the current zoom, zooms in to READABLE_ZOOM around it.
+ */
+function reveal(view, x, y, margin = 60) {
+  const { size } = view;
+  if (view.k < READABLE_ZOOM / 2) {
+    view.set({ k: READABLE_ZOOM, tx: size.w / 2 - x * READABLE_ZOOM, ty: size.h / 2 - y * READABLE_ZOOM });
+    return;
+  }
+  const sx = x * view.k + view.tx;
+  const sy = y * view.k + view.ty;
+  if (sx >= margin && sx <= size.w - margin && sy >= margin && sy <= size.h - margin) return;
+  view.set({ tx: size.w / 2 - x * view.k, ty: size.h / 2 - y * view.k });
+}
+
+/** Wheel zoom, drag to pan, two-finger pinch: returns {takeDrag, destroy}. */
+function followGestures(svgEl, view, zoomBy) {
+  const g = {
+    press: null,             // {x, y, tx, ty, id, dragging}: one pointer down
+    pinch: null,             // {dist, cx, cy, k, tx, ty}: two pointers down, at their start
+    pointers: new Map(),     // pointer id -> {x, y} (client coordinates) of the pointers down
+    dragged: false,          // the last press was a drag: the click that follows is not a click
+  };
+  const listeners = {
+    wheel(e) {
+      e.preventDefault();
+      const r = svgEl.getBoundingClientRect();
+      const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? view.size.h : 1;
+      zoomBy(Math.exp(-e.deltaY * unit * 0.0015), e.clientX - r.left, e.clientY - r.top);
+    },
+    pointerdown: (e) => pointerDown(g, view, svgEl, e),
+    pointermove: (e) => pointerMove(g, view, svgEl, e),
+    pointerup: (e) => pointerUp(g, view, svgEl, e),
+    pointercancel: (e) => pointerUp(g, view, svgEl, e),
+  };
+  for (const [type, fn] of Object.entries(listeners)) {
+    svgEl.addEventListener(type, fn, type === "wheel" ? { passive: false } : undefined);
+  }
+  return {
+    takeDrag() {
+      const d = g.dragged;
+      g.dragged = false;
+      return d;
+    },
+    destroy() {
+      for (const [type, fn] of Object.entries(listeners)) svgEl.removeEventListener(type, fn);
+    },
+  };
+}
+
+function pointerDown(g, view, svgEl, e) {
+  if (e.pointerType === "mouse" && e.button !== 0) return;
+  g.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+  if (g.pointers.size === 2) {
+    const [a, b] = [...g.pointers.values()];
+    const c = local(svgEl, (a.x + b.x) / 2, (a.y + b.y) / 2);
+    g.pinch = { dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), cx: c.x, cy: c.y,
+                k: view.k, tx: view.tx, ty: view.ty };
+    g.press = null;
+    g.dragged = true;           // the fingers lifting after a pinch make no click
+    return;
+  }
+  if (g.pointers.size > 2) return;
+  g.press = { x: e.clientX, y: e.clientY, tx: view.tx, ty: view.ty, id: e.pointerId, dragging: false };
+  g.dragged = false;
+}
+
+function pointerMove(g, view, svgEl, e) {
+  if (g.pointers.has(e.pointerId)) g.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+  if (g.pinch) {
+    if (g.pointers.size >= 2) movePinch(g, view, svgEl);
+    return;
+  }
+  const press = g.press;
+  if (!press || e.pointerId !== press.id) return;
+  const dx = e.clientX - press.x;
+  const dy = e.clientY - press.y;
+  if (!press.dragging && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+  if (!press.dragging) {
+    press.dragging = true;
+    svgEl.setPointerCapture(e.pointerId);
+    svgEl.classList.add("tg-graph-dragging");
+  }
+  view.set({ tx: press.tx + dx, ty: press.ty + dy });
+}
+
+/** Two fingers: the scene point under their first midpoint follows the midpoint, scaled by their spread. */
+function movePinch(g, view, svgEl) {
+  const [a, b] = [...g.pointers.values()];
+  const { pinch } = g;
+  const c = local(svgEl, (a.x + b.x) / 2, (a.y + b.y) / 2);
+  const nk = clamp(pinch.k * (Math.hypot(a.x - b.x, a.y - b.y) / pinch.dist));
+  const sx = (pinch.cx - pinch.tx) / pinch.k;
+  const sy = (pinch.cy - pinch.ty) / pinch.k;
+  view.set({ k: nk, tx: c.x - sx * nk, ty: c.y - sy * nk });
+}
+
+function pointerUp(g, view, svgEl, e) {
+  g.pointers.delete(e.pointerId);
+  if (g.pinch) {
+    if (g.pointers.size < 2) {
+      g.pinch = null;
+      // the finger still down goes on panning from where it is
+      const [id, p] = [...g.pointers.entries()][0] ?? [];
+      g.press = id === undefined ? null : { x: p.x, y: p.y, tx: view.tx, ty: view.ty, id, dragging: true };
+    }
+    return;
+  }
+  const press = g.press;
+  if (!press || e.pointerId !== press.id) return;
+  g.dragged = press.dragging;
+  if (press.dragging && svgEl.hasPointerCapture(e.pointerId)) svgEl.releasePointerCapture(e.pointerId);
+  svgEl.classList.remove("tg-graph-dragging");
+  g.press = null;
+}
+
+/** Client coordinates as coordinates in the SVG element. */
+function local(svgEl, x, y) {
+  const r = svgEl.getBoundingClientRect();
+  return { x: x - r.left, y: y - r.top };
 }

@@ -1,0 +1,89 @@
+"""One ``Session`` serves many runs of the user's code (see the package's text)."""
+import importlib.util
+import json
+import linecache
+import re
+import sys
+
+from .aliases import install_tensorflow_alias
+from .errors import USER_FILE, user_traceback
+from .graph import send_graph
+from .messages import TRACEBACK
+from .plots import PlotSender, uses_matplotlib
+from .training import TrainingFeed
+from .weights import WeightStorage
+
+
+def uses_keras(source):
+    """Whether the code can reach Keras: it names it, or an earlier run imported it. (A first
+    gradient must not pay for importing Keras: about a second in the browser.)"""
+    return "tapegrad.keras" in sys.modules or re.search(r"\bkeras\b", source) is not None
+
+
+def _fresh_keras_names():
+    """Each Run starts with fresh globals, so Keras's layer names start again too (``dense``,
+    not ``dense_1`` on the second Run), as in a new Python process."""
+    from tapegrad.keras.backend import clear_session
+    clear_session()
+
+
+class Session:
+    def __init__(self, send, flush=None):
+        self.send = send
+        self.flush = flush  # optional: delivers the output written so far to the page
+        self.plots = PlotSender(send)
+        self.training = TrainingFeed(send)
+        self.weights = WeightStorage(send)
+        install_tensorflow_alias()
+
+    def run(self, source):
+        """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
+        "interrupted"}``."""
+        import tapegrad.graph
+        linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
+        self.plots.reset()
+        self.training.reset()
+        cap = tapegrad.graph.capture()
+        status = self._execute(source, cap)
+        # A late Stop raises KeyboardInterrupt here too: report it like any failure, never escape.
+        try:
+            self.plots.flush()
+        except BaseException as exc:  # a figure that cannot be drawn must not hide the graph
+            status = self._late_failure(status, exc, "while drawing figures")
+        try:
+            send_graph(self.send, cap)
+        except BaseException as exc:
+            status = self._late_failure(status, exc, "while exporting the graph")
+        return status
+
+    def _execute(self, source, cap):
+        """The user's code, inside the graph capture ``cap``; the run's status."""
+        status = {"ok": True, "error": None, "interrupted": False}
+        try:
+            if uses_keras(source):   # their hooks import Keras: not for code that never uses it
+                self.training.install()
+                self.weights.install()
+                _fresh_keras_names()
+            if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
+                self.plots.install()
+            code = compile(source, USER_FILE, "exec")
+            with cap:
+                exec(code, {"__name__": "__main__", "__file__": USER_FILE})
+        except BaseException as exc:  # the user's code may raise anything, KeyboardInterrupt too
+            text, line = user_traceback(exc)
+            status = {"ok": False, "error": {"type": type(exc).__name__, "line": line},
+                      "interrupted": isinstance(exc, KeyboardInterrupt)}
+            self.send(TRACEBACK, json.dumps({"text": text, "line": line}))
+        finally:
+            self.training.release_interrupts()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            if self.flush is not None:
+                self.flush()  # the page shows the output now, before the graph is built
+        return status
+
+    def _late_failure(self, status, exc, doing):
+        self.send(TRACEBACK, json.dumps({"text": f"{doing}: {exc!r}\n", "line": None}))
+        if isinstance(exc, KeyboardInterrupt):
+            return {"ok": False, "error": {"type": "KeyboardInterrupt", "line": None}, "interrupted": True}
+        return status

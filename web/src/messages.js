@@ -1,0 +1,78 @@
+// Every message passed between the page and the Python worker, each kind once: who sends it
+// (`from`), its fields (a trailing "?" marks an optional one) and what it is for. Messages are
+// plain objects {type, ...fields}; "python" kinds are sent by the Python runtime
+// (web/python/playground_runtime/messages.py names them) and travel inside a worker "msg"
+// ({kind, payload: a JSON string of the fields}).
+//
+// Send with toWorker / toPage and receive with handlerOf: each checks the kinds against this
+// table (tests/browser/test_messages.py checks the sources and the Python names too).
+
+export const MESSAGES = {
+  // page -> worker
+  init: { from: "page", fields: ["interrupt", "keptBoot?", "downloads?"],
+    about: "start the boot: the interrupt buffer (a Uint8Array on a SharedArrayBuffer, or null), "
+      + "the build id of the boot files the page notes as kept, \"page\" when the page makes the "
+      + "boot's large downloads" },
+  "boot-download": { from: "page", fields: ["part", "value?", "error?", "hits?", "url?", "bytes?", "mime?"],
+    about: "one of the boot's downloads made by the page, or bytes to keep (boot-downloads.js)" },
+  run: { from: "page", fields: ["code"], about: "run this code" },
+  files: { from: "page", fields: ["files"],
+    about: "stored weights [{path, data (base64)}], written into Python's files before a run" },
+
+  // worker -> page
+  progress: { from: "worker", fields: ["step", "total", "text"], about: "a boot step" },
+  marks: { from: "worker", fields: ["marks"],
+    about: "boot and first-run steps done: {name: ms since 1970}, made performance marks" },
+  ready: { from: "worker", fields: ["snapshot"], about: "booted (from the memory snapshot or not)" },
+  "boot-error": { from: "worker", fields: ["text"], about: "the boot failed" },
+  "boot-kept": { from: "worker", fields: ["bootId"],
+    about: "this build's boot files were kept for the next visit (null: none)" },
+  out: { from: "worker", fields: ["stream", "text"], about: "output of the run: stream \"stdout\" or \"stderr\"" },
+  info: { from: "worker", fields: ["text"], about: "a note for the console, e.g. \"Loading matplotlib\"" },
+  msg: { from: "worker", fields: ["kind", "payload"], about: "a message of the Python runtime: a \"python\" kind below" },
+  "csp-violation": { from: "worker", fields: ["text"],
+    about: "something the worker's Content-Security-Policy blocked (the page cannot see its events)" },
+  done: { from: "worker", fields: ["status"], about: "the run ended: {ok, error: {type, line} | null, interrupted}" },
+
+  // python -> page (inside "msg")
+  traceback: { from: "python", fields: ["text", "line"], about: "the run's error, the user's frames only" },
+  graph: { from: "python", fields: ["version", "nodes", "edges", "tapes", "..."],
+    about: "the captured graph (docs/graph-json.md)" },
+  nones: { from: "python", fields: ["items"], about: "each None gradient's sentence, for the console" },
+  plot: { from: "python", fields: ["key", "png"], about: "a matplotlib figure; a known key replaces its image" },
+  training: { from: "python", fields: ["event", "..."], about: "the live training plot (training-plot.js)" },
+  weights: { from: "python", fields: ["path", "data"], about: "a file model.save_weights wrote, to keep" },
+};
+
+/** Throws unless `type` is a kind of the table sent by `from`. */
+function check(type, from) {
+  const entry = Object.hasOwn(MESSAGES, type) ? MESSAGES[type] : null;
+  if (!entry || entry.from !== from) {
+    throw new Error(`tapegrad: ${JSON.stringify(type)} is not a message kind sent by the ${from} `
+      + "(web/src/messages.js)");
+  }
+}
+
+/** Posts message `type` from the page to `worker`. */
+export function toWorker(worker, type, fields = {}, transfer = []) {
+  check(type, "page");
+  worker.postMessage({ type, ...fields }, transfer);
+}
+
+/** Posts message `type` from the worker to the page (in the worker only). */
+export function toPage(type, fields = {}) {
+  check(type, "worker");
+  self.postMessage({ type, ...fields });
+}
+
+/**
+ * A receiver of the kinds sent by `from` ("page", "worker" or "python"): `handlers` maps kinds
+ * of the table to functions, `receive(message)` calls the one of `message.type` (for "python":
+ * `receive(kind, data)`). A handler or a message of a kind not in the table is an error.
+ */
+export function handlerOf(from, handlers) {
+  for (const type of Object.keys(handlers)) check(type, from);
+  const known = (type) => Object.hasOwn(handlers, type) || (check(type, from), false);
+  if (from === "python") return (kind, data) => { if (known(kind)) handlers[kind](data); };
+  return (message) => { if (known(message.type)) handlers[message.type](message); };
+}
