@@ -293,7 +293,10 @@ def _infer_numpy(value):
         return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
     if isinstance(value, (list, tuple)):
         leaves = [_leaf_value(v) for v in value]
-        arr = np.array(leaves)
+        try:
+            arr = np.array(leaves)
+        except UnicodeDecodeError:   # str beside non-ASCII bytes: all as bytes, as TensorFlow
+            arr = np.array(_encoded(leaves), dtype=object)
         if arr.dtype == np.float64 and not _has_numpy_float64(value):
             arr = arr.astype(np.float32)
         elif arr.dtype == np.int64 and not _has_numpy_int64(value):
@@ -306,6 +309,13 @@ def _infer_numpy(value):
         return np.asarray(value)
     raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                     f"({type(value)}) to a Tensor.")
+
+
+def _encoded(x):
+    """Nested lists of ``str``/``bytes`` with every ``str`` as UTF-8 ``bytes``."""
+    if isinstance(x, (list, tuple)):
+        return [_encoded(v) for v in x]
+    return x.encode("utf-8") if isinstance(x, str) else x
 
 
 def _bytes_array(arr):

@@ -40,19 +40,36 @@ def _map(a, fn, otype=object):
     return wrap(out.reshape(a.shape))
 
 
+def _check_unit(unit, op):
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise InvalidArgumentError(f"Value for attr 'unit' of \"{unit}\" is not in the list of "
+                                   f"allowed values: \"BYTE\", \"UTF8_CHAR\" [Op:{op}]")
+
+
+def _utf8_units(b):
+    """``b`` cut into characters as TensorFlow counts them on any bytes, valid UTF-8 or not: a
+    character starts at every byte that does not continue a sequence (``0b10xxxxxx``)."""
+    starts = [i for i, c in enumerate(b) if c & 0xC0 != 0x80 or i == 0]
+    return [b[i:j] for i, j in zip(starts, starts[1:] + [len(b)])]
+
+
+def _utf8_length(b):
+    return sum(1 for c in b if c & 0xC0 != 0x80)
+
+
 def length(input, unit="BYTE", name=None):  # noqa: A002
-    """Length of each string in bytes (``unit="UTF8_CHAR"``: in characters).
+    r"""Length of each string in bytes (``unit="UTF8_CHAR"``: in characters; bytes that continue a
+    UTF-8 sequence are not counted, so invalid UTF-8 has a length too, as in TensorFlow).
 
     >>> import tapegrad as tf
     >>> tf.strings.length(["ab", "wörld"]).numpy().tolist()
     [2, 6]
+    >>> tf.strings.length([b"\xc3\xa9t\xc3\xa9", b"\xff"], unit="UTF8_CHAR").numpy().tolist()
+    [3, 1]
     """
-    if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(f"unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}")
+    _check_unit(unit, "StringLength")
     a = _strings(input, "StringLength")
-    if unit == "BYTE":
-        return _map(a, len, xp.int32)
-    return _map(a, lambda b: len(b.decode("utf-8")), xp.int32)
+    return _map(a, len if unit == "BYTE" else _utf8_length, xp.int32)
 
 
 def lower(input, encoding="", name=None):  # noqa: A002
@@ -107,14 +124,21 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
 
 
 def join(inputs, separator="", name=None):
-    """Element-wise concatenation of string tensors (broadcasting), with ``separator``.
+    """Element-wise concatenation of string tensors of one shape (scalars are repeated), with
+    ``separator``.
 
     >>> import tapegrad as tf
     >>> tf.strings.join(["a", ["x", "y"]], separator="-").numpy().tolist()
     [b'a-x', b'a-y']
     """
     arrays = [_strings(x, "StringJoin") for x in inputs]
-    shape = xp.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+    shapes = [a.shape for a in arrays if a.ndim]
+    for other in shapes[1:]:
+        if other != shapes[0]:   # TensorFlow broadcasts scalars only
+            raise InvalidArgumentError(
+                f"Input shapes do not match: [{','.join(map(str, shapes[0]))}] vs. "
+                f"[{','.join(map(str, other))}] [Op:StringJoin]")
+    shape = shapes[0] if shapes else ()
     parts = [xp.broadcast_to(a, shape).reshape(-1).tolist() for a in arrays]
     sep = _bytes(separator)
     n = int(xp.prod(shape)) if shape else 1
@@ -177,6 +201,8 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     t = input.read_value() if isinstance(input, Variable) else convert_to_tensor(input)
     a = t._value
     kind = a.dtype.kind
+    if kind == "O":   # strings pass through, padded to ``width`` as TensorFlow does
+        return _map(a, lambda b: b.rjust(max(width, 0), (fill or " ").encode()))
     if scientific and shortest:
         raise InvalidArgumentError("Cannot select both scientific and shortest notation "
                                    "[Op:AsString]")
@@ -230,43 +256,92 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     return wrap(xp.array(out.encode("utf-8"), dtype=object))
 
 
-def _pattern(pattern):
-    return _re.compile(_bytes(pattern))
+def _pattern(pattern, op):
+    """The compiled pattern; one Python cannot read is TensorFlow's InvalidArgumentError."""
+    try:
+        return _re.compile(_bytes(pattern))
+    except _re.error as e:
+        raise InvalidArgumentError(f"Invalid pattern: {pattern}, error: {e} [Op:{op}]") from None
+
+
+def _rewrite(rewrite):
+    r"""RE2's rewrite string as parts (bytes, or a group number): ``\0`` the whole match, ``\1``..
+    ``\9`` a group, ``\\`` a backslash. Returns (parts, complete, highest group): an unknown
+    escape ends the parts there (``complete`` False), as RE2 stops rewriting at it."""
+    parts, i, highest = [], 0, 0
+    while i < _len(rewrite):
+        c = rewrite[i:i + 1]
+        if c != b"\\":
+            parts.append(c)
+        elif rewrite[i + 1:i + 2].isdigit():
+            parts.append(int(rewrite[i + 1:i + 2]))
+            highest = max(highest, parts[-1])
+            i += 1
+        elif rewrite[i + 1:i + 2] == b"\\":
+            parts.append(b"\\")
+            i += 1
+        else:
+            return parts, False, highest
+        i += 1
+    return parts, True, highest
 
 
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
-    """Replaces matches of ``pattern`` (all, or the first) by ``rewrite`` (``\\1`` refers to a
-    group)."""
-    rx = _pattern(pattern)
-    repl = _bytes(rewrite)
+    r"""Replaces matches of ``pattern`` (all, or the first) by ``rewrite``, written as RE2 reads
+    it (``\0`` the match, ``\1`` a group). As TensorFlow: a rewrite naming a group the pattern
+    lacks replaces nothing; an unknown escape ends the rewrite (all matches) or replaces nothing
+    (the first match only).
+
+    >>> import tapegrad as tf
+    >>> tf.strings.regex_replace(["hello"], "l", r"<\0>").numpy().tolist()
+    [b'he<l><l>o']
+    """
+    op = "StaticRegexReplace"
+    rx = _pattern(pattern, op)
+    parts, complete, highest = _rewrite(_bytes(rewrite))
+    strings = _strings(input, op)
+    if highest > rx.groups or (not complete and not replace_global):
+        return _map(strings, lambda b: b)
+
+    def repl(m):
+        return b"".join(p if isinstance(p, bytes) else (m.group(p) or b"") for p in parts)
+
     count = 0 if replace_global else 1
-    return _map(_strings(input, "RegexReplace"), lambda b: rx.sub(repl, b, count=count))
+    return _map(strings, lambda b: rx.sub(repl, b, count=count))
 
 
 def regex_full_match(input, pattern, name=None):  # noqa: A002
     """Whether each whole string matches ``pattern``."""
-    rx = _pattern(pattern)
+    rx = _pattern(pattern, "StaticRegexFullMatch")
     return _map(_strings(input, "RegexFullMatch"), lambda b: rx.fullmatch(b) is not None, bool)
 
 
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
-    """``len`` bytes (or characters with ``unit="UTF8_CHAR"``) starting at ``pos``."""
+    """``len`` bytes (or characters with ``unit="UTF8_CHAR"``) starting at ``pos`` (from the end
+    when negative). Characters are cut as ``length`` counts them, on invalid UTF-8 too.
+
+    >>> import tapegrad as tf
+    >>> tf.strings.substr(["hello"], -3, 2).numpy().tolist()
+    [b'll']
+    """
+    _check_unit(unit, "Substr")
     a = _strings(input, "Substr")
     p, n = int(pos), int(len)
 
-    def cut(b):
-        if unit == "UTF8_CHAR":
-            s = b.decode("utf-8")
-            if p > _len(s):
-                raise InvalidArgumentError(f"pos {p} out of range for string [Op:Substr]")
-            return s[p:p + n].encode("utf-8")
-        if p > _len(b):
-            raise InvalidArgumentError(f"pos {p} out of range for string b'{b.decode()}' at "
-                                       f"index 0 [Op:Substr]")
-        return b[p:p + n]
+    def cut(index, b):
+        units = _utf8_units(b) if unit == "UTF8_CHAR" else b
+        start = p + _len(units) if p < 0 else p
+        if start < 0 or start > _len(units):
+            shown = "" if unit == "UTF8_CHAR" else f" b'{b.decode('utf-8', 'replace')}'"
+            raise InvalidArgumentError(f"pos {p} out of range for string{shown} at index "
+                                       f"{index} [Op:Substr]")
+        part = units[start:start + n]
+        return part if unit == "BYTE" else b"".join(part)
 
-    return _map(a, cut)
-
+    flat = [cut(i, _bytes(v)) for i, v in enumerate(a.reshape(-1).tolist())]
+    out = xp.empty(_len(flat), dtype=object)
+    out[:] = flat
+    return wrap(out.reshape(a.shape))
 
 
 def _pieces_to_ragged(a, split_fn):

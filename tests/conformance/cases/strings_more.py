@@ -179,3 +179,70 @@ NOTES = {
                                  "Cyrillic, Arabic, Hebrew, Indic, CJK, Thai...); a letter of "
                                  "another script raises UnimplementedError",
 }
+
+
+# ---- invalid UTF-8, units, regex errors and rewrites, joins, strings through number ops ----
+BROKEN = [b"\xff", b"ab\xc3", b"ok\x80ok", "h\xe9llo".encode(), b"", b"\xe2\x82"]
+
+
+def case_length_of_invalid_utf8_in_characters(tf):
+    """A character is a byte that does not continue a UTF-8 sequence (TensorFlow counts so)."""
+    return tf.strings.length(tf.constant(BROKEN), unit="UTF8_CHAR")
+
+
+def case_length_unknown_unit(tf):
+    return tf.strings.length(tf.constant(["abc"]), unit="CHAR")
+
+
+def case_substr_of_invalid_utf8_in_characters(tf):
+    return [tf.strings.substr(tf.constant([b"\xffab", b"ok\x80ok", b"\xe2\x82x"]), 1, 2,
+                              unit="UTF8_CHAR"),
+            tf.strings.substr(tf.constant(["h\xe9llo"]), -3, 2, unit="UTF8_CHAR"),
+            tf.strings.substr(tf.constant(["hello", "abc"]), -2, 5)]
+
+
+def case_substr_position_past_a_character_string(tf):
+    return tf.strings.substr(tf.constant(["abc", b"\xff"]), 2, 1, unit="UTF8_CHAR")
+
+
+def case_substr_unknown_unit(tf):
+    return tf.strings.substr(tf.constant(["abc"]), 0, 1, unit="CHAR")
+
+
+def case_regex_replace_bad_pattern(tf):
+    return tf.strings.regex_replace(tf.constant(["abc"]), "(", "x")
+
+
+def case_regex_full_match_bad_pattern(tf):
+    return tf.strings.regex_full_match(tf.constant(["abc"]), "[z-a]")
+
+
+def case_regex_rewrite_groups(tf):
+    """RE2's rewrite: \\0 is the whole match, \\1.. the groups, \\\\ a backslash."""
+    x = tf.constant(["abc", "hello", "a-b-c"])
+    return [tf.strings.regex_replace(x, "b|l", "<\\0>"),
+            tf.strings.regex_replace(x, "(a)(-?)", "[\\2\\1]"),
+            tf.strings.regex_replace(x, "b", "\\\\"),
+            tf.strings.regex_replace(x, "(b)", "\\1\\1", replace_global=False)]
+
+
+def case_regex_rewrite_invalid(tf):
+    """An unknown escape ends the rewrite (global), a missing group replaces nothing."""
+    x = tf.constant(["abcb"])
+    return [tf.strings.regex_replace(x, "b", "\\x"),
+            tf.strings.regex_replace(x, "b", "Y\\xZ"),
+            tf.strings.regex_replace(x, "(b)", "\\2"),
+            tf.strings.regex_replace(x, "b", "Y\\xZ", replace_global=False)]
+
+
+def case_as_string_of_strings(tf):
+    x = tf.constant(["a", "1", ""])
+    return [tf.strings.as_string(x), tf.strings.as_string(x, width=3)]
+
+
+def case_join_needs_equal_shapes(tf):
+    return tf.strings.join([tf.constant(["a", "b"]), tf.constant(["c"])])
+
+
+def case_join_scalars_broadcast(tf):
+    return tf.strings.join([tf.constant("x"), tf.constant([["a"], ["b"]])], separator="-")
