@@ -24,8 +24,6 @@ from collections import namedtuple
 from . import dtypes
 from .backend import xp
 
-UNKNOWN = None   # a shape of unknown rank
-
 _DT = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF", "bool": "DT_BOOL"}
 
 
@@ -172,11 +170,6 @@ def _broadcast_dim(x, y):
     if x != y:
         raise Mismatch(f"Dimensions must be equal, but are {x} and {y}")
     return x
-
-
-def axis_index(axis, rank):
-    """``axis`` counted from 0 (negative from the end); None when the rank is unknown."""
-    return None if rank is None else axis % rank if rank else axis
 
 
 # Rule makers -----------------------------------------------------------------------------------
@@ -365,18 +358,6 @@ def stack(*xs, axis, **attrs):
         return Spec(None, xs[0].dtype)
     axis = axis % (len(shape) + 1)
     return Spec(shape[:axis] + (len(xs),) + shape[axis:], xs[0].dtype)
-
-
-def multiple(*rules):
-    """A primitive with several outputs: one rule per output."""
-    return lambda *specs, **attrs: tuple(r(*specs, **attrs) for r in rules)
-
-
-def unknown(dtype=None):
-    """A shape that depends on values (unique, boolean masks): unknown rank, the first input's
-    dtype or ``dtype``."""
-    fixed = None if dtype is None else dtypes.as_dtype(dtype)
-    return lambda *specs, **attrs: Spec(None, fixed or specs[0].dtype)
 
 
 def matrix_batch(x, square=False):
