@@ -30,7 +30,6 @@ SAMPLES_PER_PRIMITIVE = 40
 # Primitives whose output size depends on values, so their rules leave dimensions unknown even
 # for known input shapes (as TensorFlow's graph does).
 VALUE_DEPENDENT = {
-    "IsotonicRegressionSegments": "the segment ids' values are the output",
     "DenseBincount": "the output length is the largest value plus one when no size is given",
     "DynamicStitch": "the output length is the largest index plus one",
 }
