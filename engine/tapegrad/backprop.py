@@ -124,8 +124,7 @@ def backward(records, targets, seeds, source_ids, watched=None, events=None):
     done in place in buffers the engine owns; otherwise with the engine's ``add``, so an outer
     tape records them (higher order). ``events``, when a list, receives one entry per rule run.
     """
-    reach = _reach(targets, source_ids, watched)
-    relevant = _relevant(records, reach)
+    relevant, reach = _relevant(records, targets, source_ids, watched)
     keep = set(source_ids)
     grads = {}
     accumulate = _accumulator(grads, bool(state.active))
@@ -141,34 +140,49 @@ def backward(records, targets, seeds, source_ids, watched=None, events=None):
         vjp = rec.op.vjp
         if vjp is None:
             raise LookupError(f"gradient registry has no entry for: {rec.op.name}")
-        n_in = len(rec.inputs)
+        inputs = rec.inputs
+        n_in = len(inputs)
         if n_in == 1 and events is None:
             rule = unary_rule(vjp)
             if rule is not None:
-                _unary_step(rec, g, rule, reach, grads, accumulate)
+                # Speed: one input (reads, reshapes, elementwise ops), with defvjp's rule called
+                # here (UNARY_RULES) and a first gradient stored without ``accumulate``: W2
+                # 1.466M -> 1.407M, W6-hvp 1.132M -> 1.058M instructions per step (callgrind,
+                # engine/bench/step_cost.py, 2026-11-23). Inline, not a helper: a Python call
+                # per record costs ~500 instructions (W6-hvp +0.7%).
+                a = inputs[0]
+                if a._id in reach:
+                    attrs = rec.attrs
+                    ca = rule(g, rec.output, a, **attrs) if attrs else rule(g, rec.output, a)
+                    if ca is not None:
+                        if a._id in grads:
+                            accumulate(a._id, ca)
+                        else:
+                            grads[a._id] = ca
                 continue
         if n_in == 2:
             _binary_step(rec, g, vjp, reach, grads, accumulate, events)
         else:
-            _plain_step(rec, g, vjp, [x._id in reach for x in rec.inputs], accumulate, events)
-    return {k: grads[k] for k in keep if k in grads}
+            _plain_step(rec, g, vjp, [x._id in reach for x in inputs], accumulate, events)
+    out = {}
+    for k in keep:      # (a loop, not a comprehension: one Python call fewer per pass)
+        if k in grads:
+            out[k] = grads[k]
+    return out
 
 
-def _reach(targets, source_ids, watched):
-    """The ids a gradient may flow to, to be grown by ``_relevant``.
+def _relevant(records, targets, source_ids, watched):
+    """The records with an input that depends on a source, in order, and the ids a gradient may
+    flow to.
 
     Only what the tape follows can receive a gradient: an unwatched tensor used beside a
     watched one is a constant to the tape, so its gradient is None (as in TensorFlow). A source
     that is itself a target still gets its seed (d x / d x = 1)."""
     if watched is None:
-        return set(source_ids)
-    target_ids = {t._id for t in targets}
-    return {i for i in source_ids if i in watched or i in target_ids}
-
-
-def _relevant(records, reach):
-    """The records with an input that depends on a source, in order; ``reach`` grows by their
-    outputs."""
+        reach = set(source_ids)
+    else:
+        target_ids = {t._id for t in targets}
+        reach = {i for i in source_ids if i in watched or i in target_ids}
     relevant = []
     keep_record, reached = relevant.append, reach.add   # (bound once: the loop runs per record)
     for rec in records:
@@ -177,7 +191,7 @@ def _relevant(records, reach):
                 keep_record(rec)
                 reached(rec.output._id)
                 break
-    return relevant
+    return relevant, reach
 
 
 def _accumulator(grads, recording):
@@ -199,22 +213,6 @@ def _accumulator(grads, recording):
             if isinstance(total, np.ndarray):  # 0-d sums come back as NumPy scalars
                 owned.add(key)
     return accumulate
-
-
-def _unary_step(rec, g, rule, reach, grads, accumulate):
-    """Speed: one input (reads, reshapes, elementwise ops), with defvjp's rule called here
-    (UNARY_RULES) and a first gradient stored without ``accumulate``: W2 1.466M -> 1.407M,
-    W6-hvp 1.132M -> 1.058M instructions per step (callgrind, engine/bench/step_cost.py,
-    2026-11-23)."""
-    a = rec.inputs[0]
-    if a._id in reach:
-        attrs = rec.attrs
-        ca = rule(g, rec.output, a, **attrs) if attrs else rule(g, rec.output, a)
-        if ca is not None:
-            if a._id in grads:
-                accumulate(a._id, ca)
-            else:
-                grads[a._id] = ca
 
 
 def _binary_step(rec, g, vjp, reach, grads, accumulate, events):

@@ -77,43 +77,44 @@ _CodeType = type(line_at.__code__)
 _line_tables = {}  # id(code) -> (code, range starts, their lines), for lazy source lines
 
 
-def user_line():
-    """(filename, line number, function name) of the innermost frame outside the engine."""
-    if not capture_source_lines:
-        return None
-    f = _getframe(2)
+def user_frame(f):
+    """The innermost frame from ``f`` outwards that is outside the engine and NumPy (the user's
+    code), or None. Each file is classified once (``engine_files``): this runs at every recorded
+    op (see ``GradientTape.on_op``)."""
     engine = engine_files
     while f is not None:
-        code = f.f_code
-        inside = engine.get(code.co_filename)
-        if inside is None:
-            inside = classify(code.co_filename)
-        if not inside:
-            return (code.co_filename, f.f_lineno, code.co_name)
+        if not engine[f.f_code.co_filename]:
+            return f
         f = f.f_back
     return None
 
 
-# File name -> whether it belongs to the engine or NumPy (whose frames are not the user's line).
-# Keyed by the name, whose hash Python keeps: a code object's hash covers its constants, which
-# takes microseconds for a module's code.
-engine_files = {}
+def user_line():
+    """(filename, line number, function name) of the innermost frame outside the engine, from
+    the caller's caller on; None when source lines are not captured."""
+    if not capture_source_lines:
+        return None
+    f = user_frame(_getframe(2))
+    if f is None:
+        return None
+    code = f.f_code
+    return (code.co_filename, f.f_lineno, code.co_name)
+
+
+class _EngineFiles(dict):
+    """File name -> whether it belongs to the engine or NumPy (whose frames are not the user's
+    line), classified on first lookup. Keyed by the name, whose hash Python keeps: a code
+    object's hash covers its constants, which takes microseconds for a module's code."""
+
+    def __missing__(self, filename):
+        if len(self) >= 100_000:  # names made at run time (exec with generated names)
+            self.clear()
+        inside = self[filename] = filename.startswith(_SKIP_DIRS)
+        return inside
+
+
+engine_files = _EngineFiles()
 _getframe = sys._getframe
-
-
-def classify(filename):
-    if len(engine_files) >= 100_000:  # names made at run time (exec with generated names)
-        engine_files.clear()
-    inside = engine_files[filename] = filename.startswith(_SKIP_DIRS)
-    return inside
-
-
-def user_frame():
-    """The innermost frame outside the engine and NumPy (the user's code), or None."""
-    f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename.startswith(_SKIP_DIRS):
-        f = f.f_back
-    return f
 
 
 scope_stack = ThreadList("scopes")  # names of this thread's open module/function scopes

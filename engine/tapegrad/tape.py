@@ -27,36 +27,17 @@ from .backprop import (  # noqa: F401  (UnconnectedGradients is also tf.Unconnec
     unconnected,
 )
 from .jacobians import batch_jacobian, jacobian
-from .recording import Record
+from .recording import Record, user_frame
 from .tensor import Tensor, wrap
 from . import thread_state
 from .thread_state import state
 from .variables import Variable
 
 log = logging.getLogger("tapegrad")
-_engine_files, _classify = recording.engine_files, recording.classify
 _getframe = sys._getframe
 
 creation_hooks = []   # called with each new tape (tapegrad.graph attaches its observer)
 notebook_display = None  # tapegrad.widget.display puts itself here (show, mimebundle)
-
-
-def _user_frame(f):
-    """The innermost frame from ``f`` outwards that is outside the engine and NumPy (the user's),
-    or None. A record keeps its code and instruction offset, and ``Record.where`` resolves the
-    line when read. Speed: rather than ``user_line``, which reads ``f_lineno`` at every op:
-    ~0.45 us per op on W1, and -27k instructions per W2 step for its six variable reads
-    (measured 2026-11-23)."""
-    engine = _engine_files
-    while f is not None:
-        name = f.f_code.co_filename
-        inside = engine.get(name)
-        if inside is None:
-            inside = _classify(name)
-        if not inside:
-            return f
-        f = f.f_back
-    return None
 
 
 def _warn(message):
@@ -227,8 +208,11 @@ class GradientTape:
         rec.scope = tuple(scopes) if scopes else None
         rec._where = None
         if recording.capture_source_lines:
-            # The user's line, from bind's caller on (see ``_user_frame``).
-            f = _user_frame(_getframe(2))
+            # The user's line, from bind's caller on. A record keeps its code and instruction
+            # offset, and ``Record.where`` resolves the line when read. Speed: rather than
+            # ``user_line``, which reads ``f_lineno`` at every op: ~0.45 us per op on W1, and
+            # -27k instructions per W2 step for its six variable reads (measured 2026-11-23).
+            f = user_frame(_getframe(2))
             if f is not None:
                 rec._where = f.f_code
                 rec._lasti = f.f_lasti
@@ -258,7 +242,7 @@ class GradientTape:
         rec.scope = tuple(scopes) if scopes else None
         rec._where = None
         if recording.capture_source_lines:
-            f = _user_frame(_getframe(1))   # the user's line, as on_op
+            f = user_frame(_getframe(1))   # the user's line, as on_op
             if f is not None:
                 rec._where = f.f_code
                 rec._lasti = f.f_lasti

@@ -6,6 +6,8 @@
 
 The schema is documented in docs/graph-json.md.
 """
+import sys
+
 import numpy as np
 
 from .. import tape as tape_module
@@ -43,7 +45,7 @@ class Capture:
         provenance_of(tape).subscribers.append(self)
 
     def on_gradient(self, tape, call):
-        frame = user_frame()                 # the user's frame that asked for the gradient
+        frame = user_frame(sys._getframe())  # the user's frame that asked for the gradient
         names = _names(frame)
         index = self.tapes.index(tape)
         if index not in self.tape_names:
