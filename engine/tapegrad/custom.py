@@ -121,6 +121,39 @@ def _call_custom(f, args, kwargs):
     # The op's inputs: each argument as a tensor (a variable argument is read, on the tapes).
     inputs = [a.read_value() if isinstance(a, Variable) else convert_to_tensor(a)
               for a in flat_args]
+    result, grad_fn, used = _run_unrecorded(f, args, kwargs)
+    captured = [v for v in used if v.trainable and all(v is not a for a in arg_vars)]
+    if captured and not _accepts_variables(grad_fn):
+        raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', "
+                        "since function uses variables: " + ", ".join(v.name for v in captured))
+    var_reads = [v.read_value() for v in captured]  # tapes watch and record these reads
+    flat_result = [convert_to_tensor(r) for r in nest.flatten(result)]
+    if not flat_result:
+        raise ValueError(f"custom_gradient function {f.__name__} returned no tensors")
+    multi = len(flat_result) > 1 or not isinstance(result, Tensor)
+    shapes = [(tuple(r._value.shape), int(r._value.size)) for r in flat_result]
+    packed = _packed(f, flat_result) if multi else wrap(flat_result[0]._value)
+
+    def vjp(g, ans, op_inputs, attrs, wanted):
+        upstream = _unpacked(g, shapes) if multi else [g]
+        input_grads, variable_grads = _call_grad_fn(f, grad_fn, upstream, captured)
+        if len(input_grads) != len(inputs):
+            raise ValueError(f"custom_gradient function expected to return {len(inputs)} "
+                             f"gradients, but returned {len(input_grads)} instead.")
+        return [_as_cotangent(g_i, x)
+                for g_i, x in zip(list(input_grads) + variable_grads, op_inputs)]
+
+    op = CustomOp(f.__name__, vjp)
+    all_inputs = tuple(inputs + var_reads)
+    for r in tuple(state.active):
+        r.on_op(op, all_inputs, {}, packed)
+    if not multi:
+        return packed
+    return nest.pack_sequence_as(result, _unpacked(packed, shapes))
+
+
+def _run_unrecorded(f, args, kwargs):
+    """``f``'s ``(result, grad_fn)``, run with no tape recording, and the variables it read."""
     watcher = _VariableWatcher()
     active = state.active
     saved = active[:]
@@ -131,76 +164,52 @@ def _call_custom(f, args, kwargs):
     finally:
         active[:] = saved
         thread_state.entered(-1)
-    captured = [v for v in watcher.variables.values()
-                if v.trainable and all(v is not a for a in arg_vars)]
-    takes_variables = _accepts_variables(grad_fn)
-    if captured and not takes_variables:
-        raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', "
-                        "since function uses variables: " + ", ".join(v.name for v in captured))
-    var_reads = [v.read_value() for v in captured]  # tapes watch and record these reads
-    flat_result = [convert_to_tensor(r) for r in nest.flatten(result)]
-    if not flat_result:
-        raise ValueError(f"custom_gradient function {f.__name__} returned no tensors")
-    n_args = len(inputs)
-    multi = len(flat_result) > 1 or not isinstance(result, Tensor)
-    shapes = [tuple(r._value.shape) for r in flat_result]
-    sizes = [int(r._value.size) for r in flat_result]
-    if multi:
-        dtypes_ = {r._value.dtype for r in flat_result}
-        if len(dtypes_) > 1:
-            raise NotImplementedError(f"custom_gradient ({f.__name__}): several outputs must share "
-                                      f"one dtype, got {sorted(str(d) for d in dtypes_)}")
-        packed = wrap(xp.concatenate([r._value.reshape(-1) for r in flat_result]))
-    else:
-        packed = wrap(flat_result[0]._value)
+    return result, grad_fn, list(watcher.variables.values())
 
-    def vjp(g, ans, op_inputs, attrs, wanted):
-        if multi:
-            upstream, start = [], 0
-            for shape, size in zip(shapes, sizes):
-                upstream.append(reshape(getitem(g, slice(start, start + size)), shape))
-                start += size
-        else:
-            upstream = [g]
-        if captured:
-            out = grad_fn(*upstream, variables=captured)
-            if not (isinstance(out, (list, tuple)) and len(out) == 2):
-                raise ValueError(f"custom_gradient ({f.__name__}): with variables, grad_fn must "
-                                 f"return (input_grads, variable_grads)")
-            input_grads, variable_grads = out
-            variable_grads = list(nest.flatten(variable_grads))
-            if len(variable_grads) != len(captured):
-                raise ValueError(f"custom_gradient ({f.__name__}): must return gradient for each "
-                                 f"variable from @custom_gradient grad_fn ({len(captured)} "
-                                 f"variables, {len(variable_grads)} gradients)")
-        else:
-            input_grads, variable_grads = grad_fn(*upstream), []
-        input_grads = nest.flatten(input_grads) if isinstance(input_grads, (list, tuple)) \
-            else [input_grads]
-        if len(input_grads) != n_args:
-            raise ValueError(f"custom_gradient function expected to return {n_args} gradients, "
-                             f"but returned {len(input_grads)} instead.")
-        out = []
-        for g_i, x in zip(list(input_grads) + variable_grads, op_inputs):
-            if g_i is None:
-                out.append(None)
-            elif isinstance(g_i, Tensor) or hasattr(g_i, "_as_tensor"):
-                out.append(g_i)
-            else:
-                out.append(convert_to_tensor(g_i, dtype=x.dtype))
-        return out
 
-    op = CustomOp(f.__name__, vjp)
-    all_inputs = tuple(inputs + var_reads)
-    for r in tuple(state.active):
-        r.on_op(op, all_inputs, {}, packed)
-    if not multi:
-        return packed
+def _packed(f, flat_result):
+    """Several outputs as the one flat tensor the op records (they must share one dtype)."""
+    dtypes_ = {r._value.dtype for r in flat_result}
+    if len(dtypes_) > 1:
+        raise NotImplementedError(f"custom_gradient ({f.__name__}): several outputs must share "
+                                  f"one dtype, got {sorted(str(d) for d in dtypes_)}")
+    return wrap(xp.concatenate([r._value.reshape(-1) for r in flat_result]))
+
+
+def _unpacked(packed, shapes):
+    """The outputs (or their cotangents) cut from a packed flat tensor, by ``(shape, size)``."""
     outs, start = [], 0
-    for shape, size in zip(shapes, sizes):
+    for shape, size in shapes:
         outs.append(reshape(getitem(packed, slice(start, start + size)), shape))
         start += size
-    return nest.pack_sequence_as(result, outs)
+    return outs
+
+
+def _call_grad_fn(f, grad_fn, upstream, captured):
+    """``grad_fn``'s gradients for the inputs (flat) and for the captured variables."""
+    if captured:
+        out = grad_fn(*upstream, variables=captured)
+        if not (isinstance(out, (list, tuple)) and len(out) == 2):
+            raise ValueError(f"custom_gradient ({f.__name__}): with variables, grad_fn must "
+                             f"return (input_grads, variable_grads)")
+        input_grads, variable_grads = out
+        variable_grads = list(nest.flatten(variable_grads))
+        if len(variable_grads) != len(captured):
+            raise ValueError(f"custom_gradient ({f.__name__}): must return gradient for each "
+                             f"variable from @custom_gradient grad_fn ({len(captured)} "
+                             f"variables, {len(variable_grads)} gradients)")
+    else:
+        input_grads, variable_grads = grad_fn(*upstream), []
+    input_grads = nest.flatten(input_grads) if isinstance(input_grads, (list, tuple)) \
+        else [input_grads]
+    return input_grads, variable_grads
+
+
+def _as_cotangent(g, x):
+    """A gradient ``grad_fn`` returned for input ``x``, as a tensor (None stays None)."""
+    if g is None or isinstance(g, Tensor) or hasattr(g, "_as_tensor"):
+        return g
+    return convert_to_tensor(g, dtype=x.dtype)
 
 
 def _accepts_variables(fn):
