@@ -77,45 +77,43 @@ class OpError(Exception):
         return type(self), (self._node_def, self._op, self._message)
 
 
-def _error(name, code, builtin=None, doc=""):
+def _error(name, code, builtin, doc):
     bases = (OpError,) if builtin is None else (OpError, builtin)
-    cls = type(name, bases, {"error_code": code, "__doc__": doc, "__module__": __name__})
-    return cls
+    return type(name, bases, {"error_code": code, "__doc__": doc, "__module__": __name__})
 
 
-CancelledError = _error("CancelledError", CANCELLED, doc="An operation was cancelled.")
-UnknownError = _error("UnknownError", UNKNOWN, doc="An unknown error.")
-InvalidArgumentError = _error("InvalidArgumentError", INVALID_ARGUMENT, ValueError,
-                              "An op received an argument it cannot accept.")
-DeadlineExceededError = _error("DeadlineExceededError", DEADLINE_EXCEEDED,
-                               doc="A deadline expired before the operation completed.")
-NotFoundError = _error("NotFoundError", NOT_FOUND, LookupError,
-                       "A requested entity (a file, a name) was not found.")
-AlreadyExistsError = _error("AlreadyExistsError", ALREADY_EXISTS,
-                            doc="An entity that was to be created already exists.")
-PermissionDeniedError = _error("PermissionDeniedError", PERMISSION_DENIED, PermissionError,
-                               "The caller may not run this operation.")
-UnauthenticatedError = _error("UnauthenticatedError", UNAUTHENTICATED,
-                              doc="The request has no valid credentials.")
-ResourceExhaustedError = _error("ResourceExhaustedError", RESOURCE_EXHAUSTED, MemoryError,
-                                "Some resource (memory, a quota) is exhausted.")
-FailedPreconditionError = _error("FailedPreconditionError", FAILED_PRECONDITION, RuntimeError,
-                                 "The system is not in a state this operation needs.")
-AbortedError = _error("AbortedError", ABORTED, doc="The operation was aborted.")
-OutOfRangeError = _error("OutOfRangeError", OUT_OF_RANGE, IndexError,
-                         "An index or an iteration went past the valid range.")
-UnimplementedError = _error("UnimplementedError", UNIMPLEMENTED, NotImplementedError,
-                            "The operation is not implemented or not supported.")
-InternalError = _error("InternalError", INTERNAL, RuntimeError, "An internal invariant broke.")
-UnavailableError = _error("UnavailableError", UNAVAILABLE,
-                          doc="The runtime is currently unavailable.")
-DataLossError = _error("DataLossError", DATA_LOSS, doc="Unrecoverable data loss or corruption.")
-
-_BY_CODE = {cls.error_code: cls for cls in (
-    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
-    AlreadyExistsError, PermissionDeniedError, UnauthenticatedError, ResourceExhaustedError,
-    FailedPreconditionError, AbortedError, OutOfRangeError, UnimplementedError, InternalError,
-    UnavailableError, DataLossError)}
+# TensorFlow's error classes: name, code, the builtin error each also is, what it means.
+_CLASSES = [_error(*row) for row in (
+    ("CancelledError", CANCELLED, None, "An operation was cancelled."),
+    ("UnknownError", UNKNOWN, None, "An unknown error."),
+    ("InvalidArgumentError", INVALID_ARGUMENT, ValueError,
+     "An op received an argument it cannot accept."),
+    ("DeadlineExceededError", DEADLINE_EXCEEDED, None,
+     "A deadline expired before the operation completed."),
+    ("NotFoundError", NOT_FOUND, LookupError, "A requested entity (a file, a name) was not found."),
+    ("AlreadyExistsError", ALREADY_EXISTS, None,
+     "An entity that was to be created already exists."),
+    ("PermissionDeniedError", PERMISSION_DENIED, PermissionError,
+     "The caller may not run this operation."),
+    ("UnauthenticatedError", UNAUTHENTICATED, None, "The request has no valid credentials."),
+    ("ResourceExhaustedError", RESOURCE_EXHAUSTED, MemoryError,
+     "Some resource (memory, a quota) is exhausted."),
+    ("FailedPreconditionError", FAILED_PRECONDITION, RuntimeError,
+     "The system is not in a state this operation needs."),
+    ("AbortedError", ABORTED, None, "The operation was aborted."),
+    ("OutOfRangeError", OUT_OF_RANGE, IndexError,
+     "An index or an iteration went past the valid range."),
+    ("UnimplementedError", UNIMPLEMENTED, NotImplementedError,
+     "The operation is not implemented or not supported."),
+    ("InternalError", INTERNAL, RuntimeError, "An internal invariant broke."),
+    ("UnavailableError", UNAVAILABLE, None, "The runtime is currently unavailable."),
+    ("DataLossError", DATA_LOSS, None, "Unrecoverable data loss or corruption."),
+)]
+(CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+ AlreadyExistsError, PermissionDeniedError, UnauthenticatedError, ResourceExhaustedError,
+ FailedPreconditionError, AbortedError, OutOfRangeError, UnimplementedError, InternalError,
+ UnavailableError, DataLossError) = _CLASSES
+_BY_CODE = {cls.error_code: cls for cls in _CLASSES}
 
 _mixed = {}
 

@@ -53,6 +53,14 @@ def leaving(x):
             r.on_export(x)
 
 
+def _undefined_when_eager(attribute):
+    """A graph-only attribute, which an eager tensor does not have: reading it raises
+    TensorFlow's ``AttributeError``."""
+    def undefined(self):
+        raise AttributeError(f"{attribute} is undefined when eager execution is enabled.")
+    return property(undefined)
+
+
 class ArrayProperties:
     """What a Tensor and a Variable both tell about the array they hold, and their Python
     conversions (``bool``, ``float``, ``int``, ``len``)."""
@@ -94,6 +102,10 @@ class ArrayProperties:
         leaving(self)
         return int(self._value)
 
+    # Graph-only attributes: eager tensors and variables have none (TensorFlow's errors).
+    graph = _undefined_when_eager("Tensor.graph")
+    op = _undefined_when_eager("Tensor.op")
+
 
 class VariableBase(ArrayProperties):
     """What conversion to a tensor knows of ``tf.Variable`` (variables.py): it converts by
@@ -119,23 +131,9 @@ class Tensor(ArrayProperties):
         self._value = t._value
         self._id = _next_id()
 
-    # -- inspection (shape, dtype, ndim, device come from ArrayProperties) ------------
-    @property
-    def name(self):
-        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
-
-    # Graph-only attributes: eager tensors have none (the same errors as TensorFlow).
-    @property
-    def graph(self):
-        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
-
-    @property
-    def op(self):
-        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-
-    @property
-    def value_index(self):
-        raise AttributeError("Tensor.value_index is undefined when eager execution is enabled.")
+    # -- inspection (shape, dtype, ndim, device, graph, op come from ArrayProperties) ----
+    name = _undefined_when_eager("Tensor.name")
+    value_index = _undefined_when_eager("Tensor.value_index")
 
     def consumers(self):
         raise NotImplementedError("Tensor.consumers is undefined when eager execution is enabled.")

@@ -150,15 +150,8 @@ class Variable(VariableBase, SparseUpdates):
     def read_value_no_copy(self):
         return self.read_value()
 
-    # Graph-only attributes and methods: eager variables have none (TensorFlow's errors).
-    @property
-    def graph(self):
-        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
-
-    @property
-    def op(self):
-        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
-
+    # Graph-only methods: eager variables have none (TensorFlow's errors; ``graph`` and ``op``
+    # come from ArrayProperties).
     def eval(self, session=None):
         raise RuntimeError("This operation is not supported when eager execution is enabled.")
 

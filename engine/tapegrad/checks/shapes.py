@@ -80,32 +80,33 @@ def shape(op, value, arg="shape", allow_unknown=False, allow_negative=False,
     return tuple(dims)
 
 
+def _partial_dims(given):
+    """A partial shape (TensorShape, int or sequence) as a list with ``None`` for unknown sizes;
+    None for an unknown rank."""
+    if type(given).__name__ == "TensorShape":
+        return given.as_list() if given.rank is not None else None
+    if isinstance(given, (int, xp.integer)):
+        return [int(given)]
+    return list(given)
+
+
+def _dims_fit(dims, actual):
+    return len(dims) == len(actual) and all(d is None or d == a for d, a in zip(dims, actual))
+
+
 def fits(given, actual):
     """Whether the concrete ``actual`` shape fits ``given`` (``None`` for unknown sizes)."""
     if given is None:
         return True
-    if type(given).__name__ == "TensorShape":
-        dims = given.as_list() if given.rank is not None else None
-    elif isinstance(given, (int, xp.integer)):
-        dims = [int(given)]
-    else:
-        dims = list(given)
-    return dims is None or (len(dims) == len(actual) and
-                            all(d is None or d == a for d, a in zip(dims, actual)))
+    dims = _partial_dims(given)
+    return dims is None or _dims_fit(dims, actual)
 
 
 def compatible(op, given, actual, arg="shape"):
     """``given`` (with ``None`` for unknown sizes) fits the concrete ``actual`` shape."""
     if given is None:
         return
-    if type(given).__name__ == "TensorShape":
-        dims = given.as_list() if given.rank is not None else None
-    elif isinstance(given, (int, xp.integer)):
-        dims = [int(given)]
-    else:
-        dims = list(given)
-    if dims is None:
-        return
-    if len(dims) != len(actual) or any(d is not None and d != a for d, a in zip(dims, actual)):
+    dims = _partial_dims(given)
+    if dims is not None and not _dims_fit(dims, actual):
         raise ValueError(f"{op}: the initial value's shape {tuple(actual)} is not compatible "
                          f"with the {arg} argument {dims}")
