@@ -12,6 +12,7 @@ define (``{"tf.nn.gelu": "what differs, or which TensorFlow quirk is matched"}``
 """
 import ast
 import importlib
+import inspect
 import json
 import sys
 from collections import defaultdict
@@ -49,6 +50,65 @@ def implemented(ns_obj, name):
         return False
     except Exception:  # noqa: BLE001 - a name that exists but fails to load is not usable
         return False
+
+
+def _message(node):
+    """The text of a ``raise NotImplementedError(...)``'s message, {…} for formatted parts."""
+    if not isinstance(node.exc, ast.Call) or not node.exc.args:
+        return "for some arguments"
+    arg = node.exc.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{…}" for v in arg.values)
+    return "for some arguments"
+
+
+_MODULE_TREES = {}
+
+# NotImplementedError that TensorFlow 2.21 raises itself, with these words (checked in .tf-venv):
+# matching it is not a gap. An abstract base's "does not define" is not one either.
+AS_TENSORFLOW = ("is undefined when eager execution is enabled",
+                 "is not supported when eager execution is enabled",
+                 "is not supported when executing eagerly", "axis must be -1", "does not define _")
+
+
+def _module_functions(module):
+    """name -> FunctionDef/ClassDef node of a module's top level (parsed once)."""
+    if module not in _MODULE_TREES:
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError):
+            tree = ast.Module(body=[], type_ignores=[])
+        _MODULE_TREES[module] = {n.name: n for n in tree.body
+                                 if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    return _MODULE_TREES[module]
+
+
+def unimplemented_cases(obj, depth=2):
+    """Messages of the NotImplementedError that ``obj`` raises for some arguments: in its own
+    code or in the functions of its module it calls (``depth`` calls deep)."""
+    obj = inspect.unwrap(obj) if callable(obj) else obj
+    module = inspect.getmodule(obj)
+    name = getattr(obj, "__name__", None)
+    if module is None or name is None or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+        return []
+    table = _module_functions(module)
+    seen, found, frontier = set(), [], [table.get(name)]
+    for _ in range(depth + 1):
+        following = []
+        for node in filter(None, frontier):
+            if node.name in seen:
+                continue
+            seen.add(node.name)
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Raise) and sub.exc is not None and "NotImplementedError" in \
+                        ast.unparse(sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc):
+                    found.append(_message(sub))
+                elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                    following.append(table.get(sub.func.id))
+        frontier = following
+    return [m for m in dict.fromkeys(found) if not any(t in m for t in AS_TENSORFLOW)]
 
 
 def _attribute_path(node):
@@ -123,18 +183,25 @@ def build():
     for ns, names in listing["namespaces"].items():
         ns_obj = tapegrad_namespace(ns)
         ns_rows = []
-        counts = [0, 0, 0, 0]
+        counts = [0, 0, 0, 0, 0]
         for name, (kind, alias) in names.items():
             full = f"{ns}.{name}"
             marks = group_refs[canonical[full]]
             imp = kind == "module" and ns_obj is not None and implemented(ns_obj, name) \
                 or kind != "module" and implemented(ns_obj, name)
+            partial = unimplemented_cases(getattr(ns_obj, name)) if imp and kind != "module" else []
             counts[0] += 1
             counts[1] += imp
             counts[2] += imp and "tested" in marks
             counts[3] += imp and "gradient" in marks
+            counts[4] += bool(partial)
+            note = notes.get(full, "")
+            if partial:
+                note = "; ".join([note] * bool(note) + [
+                    "partial: NotImplementedError for " + " / ".join(m.replace("|", "\\|")
+                                                               for m in partial)])
             ns_rows.append((name, kind, imp, "tested" in marks, "gradient" in marks,
-                            alias, notes.get(full, "")))
+                            alias, note, bool(partial)))
         rows[ns] = ns_rows
         summary.append((ns, *counts))
     return listing, rows, summary, notes
@@ -153,16 +220,20 @@ def render(listing, rows, summary):
            "- **checked**: a recorded conformance case uses it (directly or through an alias "
            "of the same TensorFlow object).",
            "- **gradient checked**: such a case also compares gradients (or training updates).",
-           "", "| namespace | names | implemented | checked | gradient checked |",
-           "|---|---:|---:|---:|---:|"]
-    for ns, total, imp, tested, grad in summary:
-        out.append(f"| [`{ns}`](#{ns.replace('.', '')}) | {total} | {imp} | {tested} | {grad} |")
+           "- **partial**: implemented, but raises `NotImplementedError` for some arguments "
+           "(found in its code and the functions of its module it calls; the notes say which).",
+           "", "| namespace | names | implemented | checked | gradient checked | partial |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for ns, total, imp, tested, grad, partial in summary:
+        out.append(f"| [`{ns}`](#{ns.replace('.', '')}) | {total} | {imp} | {tested} | {grad} | "
+                   f"{partial} |")
     for ns, ns_rows in rows.items():
         out += ["", f"## {ns}", "", "| name | kind | implemented | checked | gradient checked | "
-                "alias of | notes |", "|---|---|:-:|:-:|:-:|---|---|"]
-        for name, kind, imp, tested, grad, alias, note in ns_rows:
+                "partial | alias of | notes |", "|---|---|:-:|:-:|:-:|:-:|---|---|"]
+        for name, kind, imp, tested, grad, alias, note, partial in ns_rows:
             out.append(f"| `{name}` | {kind} | {yes if imp else ''} | {yes if tested else ''} | "
-                       f"{yes if grad else ''} | {f'`{alias}`' if alias else ''} | {note} |")
+                       f"{yes if grad else ''} | {yes if partial else ''} | "
+                       f"{f'`{alias}`' if alias else ''} | {note} |")
     return "\n".join(out) + "\n"
 
 
@@ -184,8 +255,9 @@ def main(argv):
         return 0
     OUT.write_text(text)
     NAMES_OUT.write_text(names)
-    for ns, total, imp, tested, grad in summary:
-        print(f"{ns:32s} {imp:4d}/{total:<4d} implemented, {tested:4d} checked, {grad:4d} gradient")
+    for ns, total, imp, tested, grad, partial in summary:
+        print(f"{ns:32s} {imp:4d}/{total:<4d} implemented, {tested:4d} checked, {grad:4d} gradient,"
+              f" {partial:3d} partial")
     return 0
 
 
