@@ -40,6 +40,7 @@ FACES = {
             tensor_scatter_nd_update tensordot tile transpose truediv truncatediv truncatemod
             tuple=tuple_ unique unique_with_counts unravel_index unstack where zeros zeros_like
         """,
+        "aliases": "install_as_tensorflow",   # tapegrad's own: import tensorflow/keras give tapegrad
         "backprop": "UnconnectedGradients",
         "config": "device",
         "control_flow.branches": "case cond switch_case",

@@ -50,7 +50,8 @@ def test_run_says_which_script_is_missing(tmp_path):
 
 
 def test_install_as_tensorflow_and_uninstall():
-    aliases.install_as_tensorflow()
+    assert tapegrad.install_as_tensorflow is aliases.install_as_tensorflow
+    tapegrad.install_as_tensorflow()
     try:
         import keras
         import keras.layers
