@@ -7,16 +7,8 @@ diagonal blocks' determinants; block substitution). A Kronecker product is forme
 products and solves; its determinant is det(A)^q det(B)^p for A [p, p] and B [q, q].
 """
 from .. import ops
-from .core import LinearOperator, adjoint_of, broadcast_batch, product, tensor
-
-
-def _check_dtypes(operators):
-    if not operators:
-        raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
-    dtypes = {op.dtype for op in operators}
-    if len(dtypes) > 1:
-        raise TypeError(f"Expected all operators to have the same dtype.  Found "
-                        f"{' '.join(sorted(d.name for d in dtypes))}")
+from .core import (LinearOperator, adjoint_of, broadcast_batch, check_dtypes, implied_hints,
+                   product, tensor)
 
 
 def _broadcast_to_batch(x, batch):
@@ -54,29 +46,13 @@ class LinearOperatorBlockDiag(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None):
         operators = list(operators)
-        _check_dtypes(operators)
-        if all(op.is_non_singular for op in operators):
-            if is_non_singular is False:
-                raise ValueError("The direct sum of non-singular operators is always "
-                                 "non-singular.")
-            is_non_singular = True
-        if all(op.is_self_adjoint for op in operators):
-            if is_self_adjoint is False:
-                raise ValueError("The direct sum of self-adjoint operators is always "
-                                 "self-adjoint.")
-            is_self_adjoint = True
-        if all(op.is_positive_definite for op in operators):
-            if is_positive_definite is False:
-                raise ValueError("The direct sum of positive definite operators is always "
-                                 "positive definite.")
-            is_positive_definite = True
-        self.operators = operators
-        super().__init__(operators[0].dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite,
-                         is_square=is_square if all(op.is_square for op in operators) else None,
-                         name=name or "_ds_".join(op.name for op in operators),
-                         parameters={"operators": operators, "name": name})
+        check_dtypes(operators)
+        hints = implied_hints("The direct sum", operators, is_non_singular=is_non_singular,
+                              is_self_adjoint=is_self_adjoint,
+                              is_positive_definite=is_positive_definite)
+        self._init_combined(
+            operators, operators, "_ds_", name,
+            is_square=is_square if all(op.is_square for op in operators) else None, **hints)
 
     def _batch(self):
         return broadcast_batch(*[op._shape()[:-2] for op in self.operators])
@@ -158,21 +134,15 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
             if len(row) != i + 1:
                 raise ValueError(f"Argument operators[{i}] must contain {i + 1} blocks (row i "
                                  f"of a block lower-triangular operator); found {len(row)}.")
-        _check_dtypes([op for row in operators for op in row])
+        check_dtypes([op for row in operators for op in row])
         diagonal = [row[-1] for row in operators]
-        if all(op.is_non_singular for op in diagonal):
-            if is_non_singular is False:
-                raise ValueError("A blockwise lower-triangular operator with non-singular "
-                                 "operators on the main diagonal is always non-singular.")
-            is_non_singular = True
+        hints = implied_hints(None, diagonal, "A blockwise lower-triangular operator with "
+                              "non-singular operators on the main diagonal is always "
+                              "non-singular.", is_non_singular=is_non_singular)
         if is_square is False:
             raise ValueError("A blockwise lower-triangular operator is always square.")
-        self.operators = operators
-        super().__init__(diagonal[0].dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=True,
-                         name=name or "_ds_".join(op.name for op in diagonal),
-                         parameters={"operators": operators, "name": name})
+        self._init_combined(operators, diagonal, "_ds_", name, is_self_adjoint=is_self_adjoint,
+                            is_positive_definite=is_positive_definite, is_square=True, **hints)
 
     def _sizes(self):
         return [row[-1]._shape()[-1] for row in self.operators]
@@ -254,26 +224,12 @@ class LinearOperatorKronecker(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         operators = list(operators)
-        _check_dtypes(operators)
-        for hint, what in ((lambda o: o.is_non_singular, "non-singular"),
-                           (lambda o: o.is_self_adjoint, "self-adjoint")):
-            if all(hint(op) for op in operators):
-                if what == "non-singular":
-                    if is_non_singular is False:
-                        raise ValueError("The Kronecker product of non-singular operators is "
-                                         "always non-singular.")
-                    is_non_singular = True
-                else:
-                    if is_self_adjoint is False:
-                        raise ValueError("The Kronecker product of self-adjoint operators is "
-                                         "always self-adjoint.")
-                    is_self_adjoint = True
-        self.operators = operators
-        super().__init__(operators[0].dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         name=name or "_x_".join(op.name for op in operators),
-                         parameters={"operators": operators, "name": name})
+        check_dtypes(operators)
+        hints = implied_hints("The Kronecker product", operators,
+                              is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint)
+        self._init_combined(operators, operators, "_x_", name,
+                            is_positive_definite=is_positive_definite, is_square=is_square,
+                            **hints)
 
     def _shape(self):
         rows = cols = 1

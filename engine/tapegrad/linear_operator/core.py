@@ -45,6 +45,37 @@ def broadcast_batch(*shapes):
     return tuple(xp.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
+def check_dtypes(operators, sort_names=True):
+    """A combined operator needs operators, all of one dtype (TensorFlow's errors; the dtypes
+    named in set order where ``sort_names`` is False, as LinearOperatorComposition names them)."""
+    if not operators:
+        raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+    dtypes = {op.dtype for op in operators}
+    if len(dtypes) > 1:
+        names = (d.name for d in dtypes)
+        raise TypeError(f"Expected all operators to have the same dtype.  Found "
+                        f"{' '.join(sorted(names) if sort_names else names)}")
+
+
+_HINT_WORDS = {"is_non_singular": "non-singular", "is_self_adjoint": "self-adjoint",
+               "is_positive_definite": "positive definite"}
+
+
+def implied_hints(combination, operators, message=None, **given):
+    """The hints ``given`` (``is_non_singular=...``), each made True where every one of
+    ``operators`` has it (the combined operator has it too); given as False then, a
+    ``ValueError``: ``message``, or "<combination> of <what> operators is always <what>."."""
+    hints = {}
+    for hint, value in given.items():
+        if all(getattr(op, hint) for op in operators):
+            if value is False:
+                what = _HINT_WORDS[hint]
+                raise ValueError(message or f"{combination} of {what} operators is always {what}.")
+            value = True
+        hints[hint] = value
+    return hints
+
+
 class LinearOperator(Module):
     """Base class: a linear map, like a matrix, given by its shape and its product.
 
@@ -75,6 +106,23 @@ class LinearOperator(Module):
         self._is_positive_definite = is_positive_definite
         self._is_square_hint = is_square
         self._parameters = dict(parameters or {})
+
+    def _init_combined(self, operators, parts, separator, name, **hints):
+        """``__init__`` of an operator made of ``operators``: the dtype of the first of
+        ``parts`` (the operators it names), and by default their names joined by ``separator``."""
+        self.operators = operators
+        LinearOperator.__init__(self, parts[0].dtype, name=name or separator.join(
+            op.name for op in parts), parameters={"operators": operators, "name": name}, **hints)
+
+    def _init_derived(self, operator, suffix, name, **hints):
+        """``__init__`` of an operator derived from ``operator`` (its adjoint, its inverse):
+        each hint not given is the operator's; by default named after it with ``suffix``."""
+        self.operator = operator
+        LinearOperator.__init__(
+            self, operator.dtype, name=name or operator.name + suffix,
+            parameters={"operator": operator, "name": name},
+            **{hint: getattr(operator, hint) if given is None else given
+               for hint, given in hints.items()})
 
     # -- what a subclass provides -------------------------------------------------------------
     def _shape(self):
@@ -188,12 +236,11 @@ class LinearOperator(Module):
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
         """X with ``A X = rhs`` (``A^H X`` when ``adjoint``; ``rhs^H`` when ``adjoint_arg``)."""
-        if self.is_non_singular is False:
-            raise NotImplementedError("Exact solve not implemented for an operator that is "
-                                      "expected to be singular.")
-        if self.is_square is False:
-            raise NotImplementedError("Exact solve not implemented for an operator that is "
-                                      "expected to not be square.")
+        self._refuse_if_hinted(NotImplementedError, (
+            ("is_non_singular", "Exact solve not implemented for an operator that is expected "
+                                "to be singular."),
+            ("is_square", "Exact solve not implemented for an operator that is expected to not "
+                          "be square.")))
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = rhs.adjoint() if adjoint_arg else rhs
@@ -276,13 +323,18 @@ class LinearOperator(Module):
     H = property(lambda self: self.adjoint())
 
     def inverse(self, name="inverse"):
-        if self.is_square is False:
-            raise ValueError("Cannot take the Inverse: This operator represents a non square "
-                             "matrix.")
-        if self.is_non_singular is False:
-            raise ValueError("Cannot take the Inverse: This operator represents a singular "
-                             "matrix.")
+        self._refuse_if_hinted(ValueError, (
+            ("is_square", "Cannot take the Inverse: This operator represents a non square "
+                          "matrix."),
+            ("is_non_singular", "Cannot take the Inverse: This operator represents a singular "
+                                "matrix.")))
         return self._inverse_operator()
+
+    def _refuse_if_hinted(self, error, refusals):
+        """``error(message)`` for the first ``(hint, message)`` whose hint is False."""
+        for hint, message in refusals:
+            if getattr(self, hint) is False:
+                raise error(message)
 
     def _inverse_operator(self):
         return LinearOperatorInversion(self)
@@ -420,15 +472,9 @@ class LinearOperatorAdjoint(LinearOperator):
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
-        self.operator = operator
-        super().__init__(operator.dtype,
-                         is_non_singular=_hint(is_non_singular, operator.is_non_singular),
-                         is_self_adjoint=_hint(is_self_adjoint, operator.is_self_adjoint),
-                         is_positive_definite=_hint(is_positive_definite,
-                                                    operator.is_positive_definite),
-                         is_square=_hint(is_square, operator.is_square),
-                         name=name or operator.name + "_adjoint",
-                         parameters={"operator": operator, "name": name})
+        self._init_derived(operator, "_adjoint", name, is_non_singular=is_non_singular,
+                           is_self_adjoint=is_self_adjoint,
+                           is_positive_definite=is_positive_definite, is_square=is_square)
 
     def _shape(self):
         s = self.operator._shape()
@@ -468,14 +514,9 @@ class LinearOperatorInversion(LinearOperator):
             raise ValueError("operator and supplied hints must be non-singular")
         if operator.is_square is False or is_square is False:
             raise ValueError("operator and supplied hints must be square")
-        self.operator = operator
-        super().__init__(operator.dtype,
-                         is_non_singular=_hint(is_non_singular, operator.is_non_singular),
-                         is_self_adjoint=_hint(is_self_adjoint, operator.is_self_adjoint),
-                         is_positive_definite=_hint(is_positive_definite,
-                                                    operator.is_positive_definite),
-                         is_square=True, name=name or operator.name + "_inv",
-                         parameters={"operator": operator, "name": name})
+        self._init_derived(operator, "_inv", name, is_non_singular=is_non_singular,
+                           is_self_adjoint=is_self_adjoint,
+                           is_positive_definite=is_positive_definite, is_square=True)
 
     def _shape(self):
         return self.operator._shape()
@@ -509,28 +550,16 @@ class LinearOperatorComposition(LinearOperator):
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
-        dtypes = {op.dtype for op in operators}
-        if len(dtypes) > 1:
-            raise TypeError(f"Expected all operators to have the same dtype.  Found "
-                            f"{' '.join(d.name for d in dtypes)}")
+        check_dtypes(operators, sort_names=False)
         for left, right in zip(operators[:-1], operators[1:]):
             if left._shape()[-1] != right._shape()[-2]:
                 raise ValueError(f"Operators are incompatible. Expected them to form a valid "
                                  f"product: {left.name} {tuple(left._shape())} and "
                                  f"{right.name} {tuple(right._shape())}")
-        if all(op.is_non_singular for op in operators):
-            if is_non_singular is False:
-                raise ValueError("The composition of non-singular operators is always "
-                                 "non-singular.")
-            is_non_singular = True
-        self.operators = operators
-        super().__init__(operators[0].dtype, is_non_singular=is_non_singular,
-                         is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         name=name or "_o_".join(op.name for op in operators),
-                         parameters={"operators": operators, "name": name})
+        hints = implied_hints("The composition", operators, is_non_singular=is_non_singular)
+        self._init_combined(operators, operators, "_o_", name, is_self_adjoint=is_self_adjoint,
+                            is_positive_definite=is_positive_definite, is_square=is_square,
+                            **hints)
 
     def _shape(self):
         batch = broadcast_batch(*[op._shape()[:-2] for op in self.operators])
@@ -553,21 +582,17 @@ class LinearOperatorComposition(LinearOperator):
         return out
 
     def _determinant(self):
-        if any(op._shape()[-1] != op._shape()[-2] for op in self.operators):
-            return LinearOperator._determinant(self)
-        out = self.operators[0].determinant()
-        for op in self.operators[1:]:
-            out = ops.multiply(out, op.determinant())
-        return out
+        return self._from_factors("determinant", ops.multiply)
 
     def _log_abs_determinant(self):
+        return self._from_factors("log_abs_determinant", ops.add)
+
+    def _from_factors(self, method, combine):
+        """``method`` of the product: the factors' combined by ``combine`` when all are square,
+        otherwise the generic way (from the dense matrix)."""
         if any(op._shape()[-1] != op._shape()[-2] for op in self.operators):
-            return LinearOperator._log_abs_determinant(self)
-        out = self.operators[0].log_abs_determinant()
+            return getattr(LinearOperator, "_" + method)(self)
+        out = getattr(self.operators[0], method)()
         for op in self.operators[1:]:
-            out = ops.add(out, op.log_abs_determinant())
+            out = combine(out, getattr(op, method)())
         return out
-
-
-def _hint(given, inherited):
-    return inherited if given is None else given

@@ -163,6 +163,17 @@ class LinearOperatorCirculant(LinearOperator):
                           is_positive_definite=self.is_positive_definite)
 
 
+def _circulant_init(default_name):
+    """``LinearOperatorCirculant.__init__`` with another default ``name`` (TensorFlow's
+    signature of the 2-D and 3-D operators)."""
+    def __init__(self, spectrum, input_output_dtype=complex64, is_non_singular=None,
+                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
+                 name=default_name):
+        LinearOperatorCirculant.__init__(self, spectrum, input_output_dtype, is_non_singular,
+                                         is_self_adjoint, is_positive_definite, is_square, name)
+    return __init__
+
+
 class LinearOperatorCirculant2D(LinearOperatorCirculant):
     """The block-circulant operator with circulant blocks, for ``spectrum`` [..., N1, N2]: it
     acts on 2-D signals flattened row-major into N1 * N2 entries (a 2-D circular convolution).
@@ -176,11 +187,7 @@ class LinearOperatorCirculant2D(LinearOperatorCirculant):
 
     _block_depth = 2
 
-    def __init__(self, spectrum, input_output_dtype=complex64, is_non_singular=None,
-                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
-                 name="LinearOperatorCirculant2D"):
-        super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                         is_positive_definite, is_square, name)
+    __init__ = _circulant_init("LinearOperatorCirculant2D")
 
 
 class LinearOperatorCirculant3D(LinearOperatorCirculant):
@@ -188,11 +195,7 @@ class LinearOperatorCirculant3D(LinearOperatorCirculant):
 
     _block_depth = 3
 
-    def __init__(self, spectrum, input_output_dtype=complex64, is_non_singular=None,
-                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
-                 name="LinearOperatorCirculant3D"):
-        super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                         is_positive_definite, is_square, name)
+    __init__ = _circulant_init("LinearOperatorCirculant3D")
 
 
 class LinearOperatorHouseholder(LinearOperator):
