@@ -53,24 +53,30 @@ class TensorShapeProto:
         return isinstance(other, TensorShapeProto) and self.dim == other.dim
 
 
-def _escape(data):
-    """Bytes as protobuf's text format writes them (C escapes, octal for the rest)."""
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def c_escaped(data, quoted="\"'\\", named="\n\r\t"):
+    """Bytes with C escapes, as protobuf's text format and ``tf.print`` write strings: a
+    backslash before each character of ``quoted``, ``\\n``, ``\\r``, ``\\t`` for those of
+    ``named``, and octal for the other bytes outside printable ASCII."""
     out = []
     for b in data:
         c = chr(b)
-        if c in "\"'\\":
+        if c in quoted:
             out.append("\\" + c)
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\r":
-            out.append("\\r")
-        elif c == "\t":
-            out.append("\\t")
+        elif c in named:
+            out.append(_NAMED_ESCAPES[c])
         elif 0x20 <= b < 0x7f:
             out.append(c)
         else:
             out.append(f"\\{b:03o}")
-    return '"' + "".join(out) + '"'
+    return "".join(out)
+
+
+def _escape(data):
+    """Bytes as protobuf's text format writes them, quoted."""
+    return '"' + c_escaped(data) + '"'
 
 
 def _number(v, field):

@@ -195,26 +195,30 @@ def _fold(fn, elems, initializer, reverse, what):
     return _map(convert_to_tensor, acc)
 
 
-def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
-    """``fn(...fn(fn(initializer, x0), x1)..., xn)`` over the first dimension of ``elems``.
+def _fold_face(name, reverse, doc):
+    """The public ``foldl`` / ``foldr``: TensorFlow's signature, folding from the first element
+    (or, with ``reverse``, the last)."""
+    def fold(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+             swap_memory=False, name=None):
+        return _fold(fn, elems, initializer, reverse, fold.__name__)
+    fold.__name__ = fold.__qualname__ = name
+    fold.__doc__ = doc
+    return fold
+
+
+foldl = _fold_face("foldl", False, """``fn(...fn(fn(initializer, x0), x1)..., xn)`` over the first
+    dimension of ``elems``.
 
     >>> import tapegrad as tf
     >>> int(tf.foldl(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]), initializer=0))
     123
-    """
-    return _fold(fn, elems, initializer, False, "foldl")
-
-
-def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
-    """As ``foldl`` from the last element to the first.
+    """)
+foldr = _fold_face("foldr", True, """As ``foldl`` from the last element to the first.
 
     >>> import tapegrad as tf
     >>> int(tf.foldr(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]), initializer=0))
     321
-    """
-    return _fold(fn, elems, initializer, True, "foldr")
+    """)
 
 
 # -- map_fn -----------------------------------------------------------------------------------

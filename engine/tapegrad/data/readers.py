@@ -63,7 +63,19 @@ def read_bytes(path, compression_type=None):
     return data
 
 
-class TextLineDatasetV2(DatasetV2):
+class _FileDataset(DatasetV2):
+    """A dataset of strings read from ``filenames`` (lines or records), each file decompressed
+    as ``compression_type`` says."""
+
+    _spec = TensorSpec((), dtypes.string)
+    _cardinality = UNKNOWN
+
+    def _read_files(self, filenames, compression_type):
+        self._files = file_names(filenames, "filenames")
+        self._compression = _compression(compression_type)
+
+
+class TextLineDatasetV2(_FileDataset):
     """``tf.data.TextLineDataset``: the lines of one or more text files (without their line
     endings), file after file, as string scalars.
 
@@ -76,13 +88,9 @@ class TextLineDatasetV2(DatasetV2):
     [b'ada,3', b'bob,5']
     """
 
-    _spec = TensorSpec((), dtypes.string)
-    _cardinality = UNKNOWN
-
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
-        self._files = file_names(filenames, "filenames")
-        self._compression = _compression(compression_type)
+        self._read_files(filenames, compression_type)
 
     def _elements(self):
         for path in self._files:
@@ -148,17 +156,13 @@ def _interleaved(per_file, files, parallel_reads):
                 active.remove(source)
 
 
-class TFRecordDatasetV2(DatasetV2):
+class TFRecordDatasetV2(_FileDataset):
     """``tf.data.TFRecordDataset``: the records of TFRecord files, as serialized strings
     (each record's length and data are checked against their CRC-32C checksums)."""
 
-    _spec = TensorSpec((), dtypes.string)
-    _cardinality = UNKNOWN
-
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
-        self._files = file_names(filenames, "filenames")
-        self._compression = _compression(compression_type)
+        self._read_files(filenames, compression_type)
         self._parallel = None if num_parallel_reads is None else int(num_parallel_reads)
 
     def _records(self, path):
@@ -189,12 +193,9 @@ class TFRecordDatasetV2(DatasetV2):
 TFRecordDataset = TFRecordDatasetV2
 
 
-class FixedLengthRecordDatasetV2(DatasetV2):
+class FixedLengthRecordDatasetV2(_FileDataset):
     """``tf.data.FixedLengthRecordDataset``: records of ``record_bytes`` bytes from binary
     files, after ``header_bytes`` and before ``footer_bytes``."""
-
-    _spec = TensorSpec((), dtypes.string)
-    _cardinality = UNKNOWN
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None,
                  buffer_size=None, compression_type=None, num_parallel_reads=None, name=None):

@@ -15,6 +15,7 @@ import sys
 
 from ..backend import xp
 from ..tensor import Tensor
+from ..tensor_proto import c_escaped
 from ..variables import Variable
 
 _STREAM_ERROR = ("Unsupported output stream, logging level, or file.{}. Supported streams are "
@@ -37,22 +38,8 @@ def _float_text(v, double):
 
 
 def _escape(b):
-    if isinstance(b, str):
-        b = b.encode("utf-8")
-    out = []
-    for c in b:
-        ch = chr(c)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif 32 <= c < 127:
-            out.append(ch)
-        else:
-            out.append("\\%03o" % c)
-    return "".join(out)
+    """A string as ``tf.print`` writes it: C escapes, but no ``'`` or ``\\r`` escaped by name."""
+    return c_escaped(b.encode("utf-8") if isinstance(b, str) else b, '"\\', "\n\t")
 
 
 def _element(v, kind, double, quoted):
