@@ -62,8 +62,8 @@ def _undefined_when_eager(attribute):
 
 
 class ArrayProperties:
-    """What a Tensor and a Variable both tell about the array they hold, and their Python
-    conversions (``bool``, ``float``, ``int``, ``len``)."""
+    """What a Tensor and a Variable both tell about the array they hold, and their Python and
+    NumPy conversions (``bool``, ``float``, ``int``, ``len``, ``numpy()``)."""
 
     __slots__ = ()
 
@@ -101,6 +101,12 @@ class ArrayProperties:
     def __int__(self):
         leaving(self)
         return int(self._value)
+
+    def numpy(self):
+        """A NumPy copy of the value (a NumPy scalar for a scalar tensor)."""
+        leaving(self)
+        v = self._value
+        return v[()] if v.ndim == 0 else v.copy()
 
     # Graph-only attributes: eager tensors and variables have none (TensorFlow's errors).
     graph = _undefined_when_eager("Tensor.graph")
@@ -168,12 +174,6 @@ class Tensor(ArrayProperties):
         if not self.shape.is_compatible_with(supplied):
             raise ValueError(f"Tensor's shape {tuple(self.shape)} is not compatible with "
                              f"supplied shape {tuple(supplied)}.")
-
-    def numpy(self):
-        """A NumPy copy of the value (a NumPy scalar for a scalar tensor)."""
-        leaving(self)
-        v = self._value
-        return v[()] if v.ndim == 0 else v.copy()
 
     def __array__(self, dtype=None, copy=None):
         leaving(self)

@@ -114,11 +114,6 @@ class Variable(VariableBase, SparseUpdates):
 
     value = read_value
 
-    def numpy(self):
-        leaving(self)
-        v = self._value
-        return v[()] if v.ndim == 0 else v.copy()
-
     def __array__(self, dtype=None, copy=None):
         leaving(self)
         return self._value if dtype is None else self._value.astype(dtype)
