@@ -55,6 +55,10 @@ def as_target(t):
     if isinstance(t, Tensor):
         return t
     _not_text(t, "target")
+    if isinstance(t, (bool, int, float, complex)):   # TensorFlow asks the number for its dtype
+        raise AttributeError(f"'{type(t).__name__}' object has no attribute 'dtype': "
+                             f"GradientTape.gradient differentiates a tensor computed inside the "
+                             f"tape, got the Python value {t!r}")
     if isinstance(t, Variable):
         return VariableTarget(t)
     return convert_to_tensor(t)

@@ -122,3 +122,18 @@ def case_gradient_through_safe_where(tf):
         safe = tf.where(x > 0.0, x, tf.ones_like(x))
         y = tf.where(x > 0.0, tf.sqrt(safe), tf.zeros_like(x))
     return tape.gradient(y, x)
+
+
+def case_gradient_of_a_python_number(tf):
+    """A Python number as the target is refused (TensorFlow asks it for a dtype), never None."""
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        x * 2.0
+    return tape.gradient(3.0, x)
+
+
+def case_gradient_of_a_list_holding_a_python_number(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = x * 2.0
+    return tape.gradient([y, 3], x)
