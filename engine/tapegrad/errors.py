@@ -138,6 +138,52 @@ def invalid_argument(message, builtin=None):
     return cls(message)
 
 
+def out_of_memory(op, shape=None, dtype=None):
+    """TensorFlow's ``ResourceExhaustedError`` for an allocation that failed (it is also a
+    ``MemoryError``, so either ``except`` catches it), naming the shape and dtype when known."""
+    what = "" if shape is None else f" with shape[{','.join(str(d) for d in shape)}]"
+    kind = "" if dtype is None else f" and type {dtype}"
+    return ResourceExhaustedError(
+        None, op, f"OOM when allocating tensor{what}{kind} on "
+                  f"/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu [Op:{op}]")
+
+
+def allocating(op):
+    """Decorates a function that allocates a new array (``tf.zeros``): NumPy's ``MemoryError``
+    becomes ``out_of_memory(op)``."""
+    def decorate(fn):
+        def allocate(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (MemoryError, ValueError) as e:
+                if isinstance(e, OpError) or not too_big(e):
+                    raise
+                raise out_of_memory(op, *_numpy_shape_and_type(e)) from None
+        allocate.__name__, allocate.__qualname__ = fn.__name__, fn.__qualname__
+        allocate.__doc__, allocate.__module__, allocate.__wrapped__ = fn.__doc__, fn.__module__, fn
+        return allocate
+    return decorate
+
+
+def too_big(exc):
+    """Whether ``exc`` is an allocation that failed: NumPy's ``MemoryError``, or its
+    ``ValueError`` for a size past the address space (32-bit WebAssembly)."""
+    return isinstance(exc, MemoryError) or "array is too big" in str(exc)
+
+
+_TF_TYPES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def _numpy_shape_and_type(exc):
+    """(shape, TensorFlow type name) from NumPy's "Unable to allocate ... with shape (a, b) and
+    data type float32", or (None, None)."""
+    shape, dtype = getattr(exc, "shape", None), getattr(exc, "dtype", None)
+    if shape is None:
+        return None, None
+    name = str(dtype)
+    return tuple(shape), _TF_TYPES.get(name, name)
+
+
 def exception_type_from_error_code(code):
     return _BY_CODE[code]
 

@@ -9,7 +9,9 @@ import bisect
 import os
 import sys
 
-from .errors import InvalidArgumentError, OpError
+from .errors import (
+    InvalidArgumentError, OpError, _numpy_shape_and_type, out_of_memory, too_big,
+)
 from .tensor import EagerTensor, _next_id
 from .thread_state import ThreadList, anywhere, state
 
@@ -136,6 +138,9 @@ def bind(prim, inputs, attrs):
             out = prim.impl(*[x._value for x in inputs], **attrs)
     except (ValueError, TypeError, IndexError) as e:
         raise op_error(prim, inputs, attrs, e) from None
+    except MemoryError as e:   # TensorFlow's ResourceExhaustedError (still a MemoryError)
+        raise e if isinstance(e, OpError) else out_of_memory(prim.name, *_numpy_shape_and_type(e)) \
+            from None
     t = EagerTensor()
     t._value = out
     t._id = _next_id()
@@ -152,6 +157,8 @@ def bind(prim, inputs, attrs):
 def op_error(prim, inputs, attrs, exc):
     if isinstance(exc, OpError):   # raised by a check (tapegrad.checks): already TF's error
         return exc
+    if too_big(exc):
+        return out_of_memory(prim.name)
     if prim.error is not None:
         msg = prim.error(inputs, attrs, exc)
         if msg:

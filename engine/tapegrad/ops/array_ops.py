@@ -2,7 +2,7 @@
 from ..backend import xp
 
 from .. import checks, convert, dtypes
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, allocating
 from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's)
     BROADCAST_TO, RESHAPE, as_shape as _as_shape, broadcast_to, reshape, unbroadcast,
 )
@@ -266,14 +266,17 @@ def _dt(dtype, default=dtypes.float32):
     return dtypes.as_dtype(dtype if dtype is not None else default)._np
 
 
+@allocating("Fill")
 def zeros(shape, dtype=dtypes.float32, name=None):
     return wrap(xp.zeros(checks.shape("Fill", shape), _dt(dtype)))
 
 
+@allocating("Fill")
 def ones(shape, dtype=dtypes.float32, name=None):
     return wrap(xp.ones(checks.shape("Fill", shape), _dt(dtype)))
 
 
+@allocating("Fill")
 def fill(dims, value, name=None):
     dims = checks.shape("Fill", dims, "dims", floats="invalid")
     v = convert_to_tensor(value)
@@ -288,11 +291,13 @@ def _like(input, dtype):  # noqa: A002
     return arr.shape, (dtypes.as_dtype(dtype)._np if dtype is not None else arr.dtype)
 
 
+@allocating("ZerosLike")
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
     return wrap(xp.zeros(shape, dt))
 
 
+@allocating("OnesLike")
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
     return wrap(xp.ones(shape, dt))
