@@ -305,6 +305,157 @@ function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
 }
 
 /**
+ * The boot's downloads, started at once: the page's (boot-downloads.js, started by its first
+ * script) or ours; the lock, the snapshot read into a heap-sized buffer, the libraries it links;
+ * `fetchWheels(names)` downloads the wheels of `names` and their dependencies.
+ */
+function startDownloads({ indexURL, cache, fromPage, marks }) {
+  const ours = () => startBootDownloads(indexURL, cache, marks);
+  const downloads = fromPage ? fromPage.downloads(cache, ours) : ours();
+  const early = startEarly(indexURL, marks, downloads.wasm);
+  const lock = early.lock;
+  lock.catch(() => {});
+  const snapshotURL = indexURL + "snapshot.bin";
+  // Pyodide sizes its heap by the snapshot's length (snapshot-libs.json has it) and is started
+  // while the file arrives: the file fills this buffer, read just before the restore.
+  const heap = downloads.record.then((record) => {
+    if (!Number.isInteger(record.snapshotLength)) throw new Error("snapshot-libs.json gives no snapshotLength");
+    return new Uint8Array(record.snapshotLength);
+  });
+  const snapshot = Promise.all([heap, downloads.snapshot]).then(([into, { bytes, cached }]) => {
+    if (!cached) cache.keep(snapshotURL, bytes, BYTES);
+    return sparseSnapshot(bytes, into);
+  });
+  heap.catch(() => {});
+  snapshot.catch(() => {});
+  const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
+    const entry = l.packages[name];
+    const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
+    bytes.catch(() => {});           // a failed download is handled at install time
+    return { name, bytes };
+  }));
+  // downloads.libraries: if it fails, the snapshot is not used (startInterpreter)
+  return { downloads, early, lock, heap, snapshot, libraries: downloads.libraries, fetchWheels };
+}
+
+/**
+ * Loads Pyodide's JavaScript halves. pyodide.asm.js (1.3 MB) is loaded with importScripts, which
+ * holds this thread until the file has arrived and run. When this thread compiles
+ * pyodide.asm.wasm, the streaming compilation needs it to take in its bytes (a trace showed it
+ * stalled for 0.5 s behind importScripts): then the file is downloaded now, into the HTTP cache,
+ * and run once the compilation is over. When the page compiles it, it runs at once.
+ */
+async function loadPyodideScripts({ indexURL, early, fromPage, marks }) {
+  if (typeof self.loadPyodide !== "function") importScripts(indexURL + "pyodide.js");
+  if (typeof self._createPyodideModule !== "function" && typeof importScripts === "function") {
+    if (!fromPage) {
+      const asmJs = fetch(indexURL + "pyodide.asm.js").then((r) => r.arrayBuffer());
+      await Promise.allSettled([early.compiled, asmJs]);
+    }
+    importScripts(indexURL + "pyodide.asm.js");
+    marks.asmJsLoaded = performance.now();
+  }
+}
+
+/**
+ * Starts Python: restores the snapshot, else (it failed to load or link) a plain start. Returns
+ * {pyodide, snapshotUsed, inSnapshot}: the names of the packages the snapshot holds.
+ */
+async function startInterpreter({ indexURL, started, cache, marks, onStep }) {
+  const { downloads, early, heap, snapshot, libraries } = started;
+  let pyodide;
+  let snapshotUsed = true;
+  let inSnapshot = new Set();
+  try {
+    const record = await downloads.record;
+    const into = await heap;
+    snapshot.then(() => onStep("Starting Python with NumPy and tapegrad loaded"), () => {});
+    pyodide = await early.during(() => withLinkedLibraries(libraries, snapshot, marks,
+      () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: into })));
+    inSnapshot = new Set(record.packages);
+  } catch (err) {
+    console.warn("tapegrad boot: snapshot not used:", err);
+    if (cache.hits.length) await cache.forget();   // the next visit downloads them again
+    onStep("Starting Python");
+    snapshotUsed = false;
+    pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
+  }
+  marks.interpreter = performance.now();
+  return { pyodide, snapshotUsed, inSnapshot };
+}
+
+/**
+ * After a snapshot restore: the snapshot's packages and the `later` ones (pure Python: nothing to
+ * link) have their files written later; any other package is installed now. Returns
+ * {filesLater, fastInstall}.
+ */
+async function installAfterRestore({ pyodide, inSnapshot, packages, later, indexURL, started, marks }) {
+  // A snapshot freezes one interpreter state: _tapegrad_boot reseeds random. (NumPy's
+  // generators are not in it: numpy.random is imported on first use.)
+  const l = await started.lock;
+  const all = installOrder(l, [...packages, ...later]);
+  const lazy = (n) => inSnapshot.has(n) || later.includes(n);
+  const filesLater = filesWrittenLater(pyodide, l, all.filter(lazy), indexURL, marks);
+  const fastInstall = all.filter(lazy);
+  const rest = all.filter((n) => !lazy(n));
+  if (rest.length) {
+    fastInstall.push(...(await installAll(pyodide, await started.fetchWheels(rest), marks)));
+    refreshFinder(pyodide);
+  }
+  return { filesLater, fastInstall };
+}
+
+/**
+ * Without the snapshot: the packages are downloaded and installed now, as Pyodide would (through
+ * loadPackage for a wheel that is not as expected); the `later` ones start downloading. Returns
+ * {laterWheels, fastInstall}.
+ */
+async function installWithoutSnapshot({ pyodide, packages, later, started, marks, onStep }) {
+  onStep("Installing NumPy and tapegrad");
+  pyodide.runPython("import random; random.seed()");   // in case a package seeded it at import
+  let pending = [];
+  try {
+    pending = await started.fetchWheels(packages);
+  } catch (err) {
+    console.warn("tapegrad boot: falling back to loadPackage:", err);
+  }
+  const laterWheels = later.length ? started.fetchWheels(later) : Promise.resolve([]);
+  laterWheels.catch(() => {});
+  const fastInstall = await installAll(pyodide, pending, marks);
+  const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
+  if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
+  refreshFinder(pyodide);
+  return { laterWheels, fastInstall };
+}
+
+/**
+ * bootPyodide's `installLater()`: after a restore, stores this visit's downloads for the next one
+ * and writes the packages' files; without it, installs the `later` packages.
+ */
+function installerOfLater({ pyodide, later, cache, filesLater, laterWheels, fastInstall, marks }) {
+  return async function installLater() {
+    if (filesLater) {
+      // For the next visit: what this one downloaded (in memory already).
+      const stored = await cache.store();
+      await filesLater.writeAll();
+      marks.filesWritten = performance.now();
+      return { kept: stored + cache.hits.length > 0 };
+    }
+    let pendingLater = [];
+    try {
+      pendingLater = await laterWheels;
+    } catch (err) {
+      console.warn("tapegrad boot: falling back to loadPackage:", err);
+    }
+    fastInstall.push(...(await installAll(pyodide, pendingLater, marks)));
+    const missing = later.filter((p) => !(p in pyodide.loadedPackages));
+    if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
+    refreshFinder(pyodide);
+    return { kept: false };
+  };
+}
+
+/**
  * Boots Pyodide with `packages` installed. Returns {pyodide, snapshotUsed, fastInstall, marks,
  * installLater}: `fastInstall` lists the packages unpacked here (the others went through
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
@@ -325,121 +476,16 @@ export async function bootPyodide({ indexURL, packages = ["tapegrad"], later = [
   onStep("Downloading Python, NumPy and tapegrad");
   // This build's large files from the last visit (boot-cache.js); bootCacheLookup false: none kept.
   const cache = bootCache(bootId, { lookup: bootCacheLookup });
-  // The large downloads: the page's (boot-downloads.js, started by its first script), else ours.
-  const ours = () => startBootDownloads(indexURL, cache, marks);
-  const downloads = fromPage ? fromPage.downloads(cache, ours) : ours();
-  const early = startEarly(indexURL, marks, downloads.wasm);
-  const lock = early.lock;
-  lock.catch(() => {});
-  const snapshotURL = indexURL + "snapshot.bin";
-  // Pyodide sizes its heap by the snapshot's length (snapshot-libs.json has it) and is started
-  // while the file arrives: the file fills this buffer, read just before the restore.
-  const heap = downloads.record.then((record) => {
-    if (!Number.isInteger(record.snapshotLength)) throw new Error("snapshot-libs.json gives no snapshotLength");
-    return new Uint8Array(record.snapshotLength);
-  });
-  const snapshot = Promise.all([heap, downloads.snapshot]).then(([into, { bytes, cached }]) => {
-    if (!cached) cache.keep(snapshotURL, bytes, BYTES);
-    return sparseSnapshot(bytes, into);
-  });
-  heap.catch(() => {});
-  snapshot.catch(() => {});
-  const libraries = downloads.libraries;   // if it fails, the snapshot is not used (below)
-  const fetchWheels = (names) => lock.then((l) => installOrder(l, names).map((name) => {
-    const entry = l.packages[name];
-    const bytes = fetchBytes(indexURL + entry.file_name, integrityOf(entry.sha256));
-    bytes.catch(() => {});           // a failed download is handled at install time
-    return { name, bytes };
-  }));
-
-  let pyodide;
-  let snapshotUsed = true;
-  if (typeof self.loadPyodide !== "function") importScripts(indexURL + "pyodide.js");
-  // Pyodide's JavaScript half (1.3 MB) is loaded with importScripts, which holds this thread until
-  // the file has arrived and run. When this thread compiles pyodide.asm.wasm, the streaming
-  // compilation needs it to take in its bytes (a trace showed it stalled for 0.5 s behind
-  // importScripts): then the file is downloaded now, into the HTTP cache, and run once the
-  // compilation is over. When the page compiles it, it runs at once.
-  if (typeof self._createPyodideModule !== "function" && typeof importScripts === "function") {
-    if (!fromPage) {
-      const asmJs = fetch(indexURL + "pyodide.asm.js").then((r) => r.arrayBuffer());
-      await Promise.allSettled([early.compiled, asmJs]);
-    }
-    importScripts(indexURL + "pyodide.asm.js");
-    marks.asmJsLoaded = performance.now();
-  }
-  let inSnapshot = new Set();
-  try {
-    const record = await downloads.record;
-    const into = await heap;
-    snapshot.then(() => onStep("Starting Python with NumPy and tapegrad loaded"), () => {});
-    pyodide = await early.during(() => withLinkedLibraries(libraries, snapshot, marks,
-      () => self.loadPyodide({ indexURL, packages: [], _loadSnapshot: into })));
-    inSnapshot = new Set(record.packages);
-  } catch (err) {
-    console.warn("tapegrad boot: snapshot not used:", err);
-    if (cache.hits.length) await cache.forget();   // the next visit downloads them again
-    onStep("Starting Python");
-    snapshotUsed = false;
-    pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
-  }
-  marks.interpreter = performance.now();
-
+  const started = startDownloads({ indexURL, cache, fromPage, marks });
+  await loadPyodideScripts({ indexURL, early: started.early, fromPage, marks });
+  const { pyodide, snapshotUsed, inSnapshot } = await startInterpreter({ indexURL, started, cache, marks, onStep });
   marks.unpackMs = 0;
   marks.sharedLibrariesMs = 0;
-  const fastInstall = [];
-  let filesLater = null;
-  let laterWheels = Promise.resolve([]);
-  if (snapshotUsed) {
-    // A snapshot freezes one interpreter state: _tapegrad_boot reseeds random. (NumPy's
-    // generators are not in it: numpy.random is imported on first use.)
-    const l = await lock;
-    // Written later: the snapshot's packages, and the `later` ones (pure Python: nothing to link).
-    const all = installOrder(l, [...packages, ...later]);
-    const lazy = (n) => inSnapshot.has(n) || later.includes(n);
-    filesLater = filesWrittenLater(pyodide, l, all.filter(lazy), indexURL, marks);
-    fastInstall.push(...all.filter(lazy));
-    const rest = all.filter((n) => !lazy(n));
-    if (rest.length) {
-      fastInstall.push(...(await installAll(pyodide, await fetchWheels(rest), marks)));
-      refreshFinder(pyodide);
-    }
-  } else {
-    onStep("Installing NumPy and tapegrad");
-    pyodide.runPython("import random; random.seed()");   // in case a package seeded it at import
-    let pending = [];
-    try {
-      pending = await fetchWheels(packages);
-    } catch (err) {
-      console.warn("tapegrad boot: falling back to loadPackage:", err);
-    }
-    laterWheels = later.length ? fetchWheels(later) : laterWheels;
-    laterWheels.catch(() => {});
-    fastInstall.push(...(await installAll(pyodide, pending, marks)));
-    const rest = packages.filter((p) => !(p in pyodide.loadedPackages));
-    if (rest.length) await pyodide.loadPackage(rest, { messageCallback: () => {} });
-    refreshFinder(pyodide);
-  }
+  const installed = snapshotUsed
+    ? await installAfterRestore({ pyodide, inSnapshot, packages, later, indexURL, started, marks })
+    : await installWithoutSnapshot({ pyodide, packages, later, started, marks, onStep });
   marks.installed = performance.now();
-  async function installLater() {
-    if (filesLater) {
-      // For the next visit: what this one downloaded (in memory already).
-      const stored = await cache.store();
-      await filesLater.writeAll();
-      marks.filesWritten = performance.now();
-      return { kept: stored + cache.hits.length > 0 };
-    }
-    let pendingLater = [];
-    try {
-      pendingLater = await laterWheels;
-    } catch (err) {
-      console.warn("tapegrad boot: falling back to loadPackage:", err);
-    }
-    fastInstall.push(...(await installAll(pyodide, pendingLater, marks)));
-    const missing = later.filter((p) => !(p in pyodide.loadedPackages));
-    if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {} });
-    refreshFinder(pyodide);
-    return { kept: false };
-  }
+  const { fastInstall, filesLater = null, laterWheels = Promise.resolve([]) } = installed;
+  const installLater = installerOfLater({ pyodide, later, cache, filesLater, laterWheels, fastInstall, marks });
   return { pyodide, snapshotUsed, fastInstall, marks, installLater, cacheHits: cache.hits };
 }

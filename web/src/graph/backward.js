@@ -57,6 +57,29 @@ class Accumulator {
 
 export function backwardState(model, ti, call, position) {
   const state = new StepState();
+  markCall(state, model, ti, call);
+  markFlow(state, call, position);
+  const total = call.events.length;
+  if (position >= total) {
+    for (const r of call.results) {
+      if (r.none || r.reason) continue;
+      state.node(r.node, "tg-graph-result");
+      state.badge(r.node, `∂ ${shortValue(r.gradient)}`, "tg-graph-badge-result");
+    }
+  }
+  if (position > 0 && position <= total) markStep(state, model, call, position);
+  else {
+    state.line = call.line ?? null;
+    state.caption = total === 0
+      ? "Nothing flowed back: no recorded operation leads from the target to the sources."
+      : `seed: ${call.targets.map((t) => `d${t.label}/d${t.label} = ${shortValue(t.seed)}`).join(", ")}; ` +
+        `${total} step${total === 1 ? "" : "s"} back to the sources`;
+  }
+  return state;
+}
+
+/** What holds at every step of the call: off the tape, not on its path, pruned, targets, sources. */
+function markCall(state, model, ti, call) {
   const onTape = model.tapeNodes(ti);
   const active = touched(call);
   for (const id of model.nodes.keys()) {
@@ -86,7 +109,10 @@ export function backwardState(model, ti, call, position) {
       state.badge(r.node, `${shortValue(r.gradient)} (unconnected)`, "tg-graph-badge-none");
     }
   }
+}
 
+/** The gradients that flowed in the first `position` steps, and their sums at each node. */
+function markFlow(state, call, position) {
   const sums = new Map();
   const end = Math.min(position, call.events.length);
   for (let k = 0; k < end; k++) {
@@ -114,34 +140,22 @@ export function backwardState(model, ti, call, position) {
     if (acc.count > 1) state.node(id, "tg-graph-summed");
     if (!state.nodeHas(id, "tg-graph-target")) state.badge(id, acc.text(), "tg-graph-badge-flow");
   }
+}
+
+/** The step at `position` (1 to the number of events): its op, edges, line and caption. */
+function markStep(state, model, call, position) {
   const total = call.events.length;
-  if (position >= total) {
-    for (const r of call.results) {
-      if (r.none || r.reason) continue;
-      state.node(r.node, "tg-graph-result");
-      state.badge(r.node, `∂ ${shortValue(r.gradient)}`, "tg-graph-badge-result");
-    }
-  }
-  if (position > 0 && position <= total) {
-    const ev = call.events[position - 1];
-    state.node(ev.op, "tg-graph-current");
-    state.edge(edgeKey(ev.op, ev.output), "tg-graph-current");
-    for (const c of ev.contributions || []) if (!c.pruned) state.edge(edgeKey(c.to, ev.op), "tg-graph-current");
-    state.focus = model.nodes.has(ev.op) ? ev.op : null;
-    state.line = ev.line ?? null;
-    const op = model.nodes.get(ev.op);
-    const sent = (ev.contributions || []).filter((c) => !c.pruned && !c.none).length;
-    state.caption = `step ${position} of ${total}: ${op ? op.label : "a folded op"} received ` +
-      `${shortValue(ev.upstream)} and sent ${sent} gradient${sent === 1 ? "" : "s"} back` +
-      (ev.line != null ? ` (line ${ev.line})` : "");
-  } else {
-    state.line = call.line ?? null;
-    state.caption = total === 0
-      ? "Nothing flowed back: no recorded operation leads from the target to the sources."
-      : `seed: ${call.targets.map((t) => `d${t.label}/d${t.label} = ${shortValue(t.seed)}`).join(", ")}; ` +
-        `${total} step${total === 1 ? "" : "s"} back to the sources`;
-  }
-  return state;
+  const ev = call.events[position - 1];
+  state.node(ev.op, "tg-graph-current");
+  state.edge(edgeKey(ev.op, ev.output), "tg-graph-current");
+  for (const c of ev.contributions || []) if (!c.pruned) state.edge(edgeKey(c.to, ev.op), "tg-graph-current");
+  state.focus = model.nodes.has(ev.op) ? ev.op : null;
+  state.line = ev.line ?? null;
+  const op = model.nodes.get(ev.op);
+  const sent = (ev.contributions || []).filter((c) => !c.pruned && !c.none).length;
+  state.caption = `step ${position} of ${total}: ${op ? op.label : "a folded op"} received ` +
+    `${shortValue(ev.upstream)} and sent ${sent} gradient${sent === 1 ? "" : "s"} back` +
+    (ev.line != null ? ` (line ${ev.line})` : "");
 }
 
 /**

@@ -15,72 +15,6 @@ export function createDetails({ onLine }) {
     if (b) onLine(Number(b.dataset.line));
   });
 
-  function row(label, ...content) {
-    return html("div", { class: "tg-graph-row" }, [html("span", { class: "tg-graph-key" }, [label]),
-      html("span", { class: "tg-graph-val" }, content)]);
-  }
-  function lineButton(line, text) {
-    return html("button", { type: "button", class: "tg-graph-line", "data-line": String(line),
-      "data-testid": "node-line", title: "highlight this line in the editor" }, [text]);
-  }
-  function valueRows(value, prefix = "") {
-    if (!value) return [];
-    const rows = [row(`${prefix}value`, html("pre", { "data-testid": `node-${prefix}value` }, [fullValue(value)])),
-      row(`${prefix}shape`, html("span", { "data-testid": `node-${prefix}shape` }, [shapeText(value.shape)])),
-      row(`${prefix}dtype`, html("span", { "data-testid": `node-${prefix}dtype` }, [String(value.dtype ?? "?")]))];
-    if (value.shape && value.shape.length && value.min !== undefined) {
-      rows.push(row(`${prefix}range`, `min ${formatNumber(value.min)} · max ${formatNumber(value.max)} · mean ${formatNumber(value.mean)}`));
-    }
-    return rows;
-  }
-
-  function gradientRows(grad, callTitle) {
-    if (!callTitle) return [];
-    const head = html("div", { class: "tg-graph-section" }, [callTitle]);
-    if (!grad) return [head, row("gradient", html("span", { "data-testid": "node-gradient" }, ["not part of this call"]))];
-    if (grad.none) {
-      const reason = grad.reason;
-      const parts = [html("strong", { class: "tg-graph-none-text", "data-testid": "node-gradient" }, ["None"])];
-      const out = [head, row("gradient", ...parts)];
-      if (reason) {
-        const why = [html("span", { "data-testid": "node-reason" }, [String(reason.message ?? reason.code)])];
-        if (reason.line != null) why.push(" ", lineButton(reason.line, `line ${reason.line}`));
-        out.push(row("why", ...why));
-      }
-      return out;
-    }
-    const out = [head];
-    if (grad.value) {
-      out.push(row("gradient", html("pre", { "data-testid": "node-gradient" }, [fullValue(grad.value)])));
-      out.push(row("grad shape", `${shapeText(grad.value.shape)} ${grad.value.dtype ?? ""}`));
-    } else {
-      out.push(row("gradient", html("span", { "data-testid": "node-gradient" }, [grad.note])));
-    }
-    if (grad.value && grad.note) out.push(row("", grad.note));
-    if (grad.reason) out.push(row("why", html("span", { "data-testid": "node-reason" }, [String(grad.reason.message)])));
-    return out;
-  }
-
-  function describeNode(n, tapes) {
-    const rows = [];
-    if (n.kind === "op") {
-      rows.push(row("op", String(n.op ?? n.label)));
-      const attrs = Object.entries(n.attrs || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-      if (attrs.length) rows.push(row("attrs", attrs.join(", ")));
-      if (n.repeat) rows.push(row("folded", `stands for ${n.repeat} identical ops in a chain`));
-    }
-    if (n.kind === "variable") rows.push(row("trainable", String(!!n.trainable)));
-    rows.push(...valueRows(n.value));
-    if (n.line != null) {
-      const where = n.function && n.function !== "<module>" ? ` in ${n.function}()` : "";
-      rows.push(row("source", lineButton(n.line, `line ${n.line}`), where));
-    }
-    if (Array.isArray(n.tapes) && n.tapes.length) {
-      rows.push(row("tapes", n.tapes.map((t) => (tapes[t] ? tapeName(tapes[t]) : `tape ${t}`)).join(", ")));
-    }
-    return rows;
-  }
-
   return {
     el,
     /** Shows a node (`node`) or a collapsed group (`group`) with its gradient in the call. */
@@ -103,4 +37,74 @@ export function createDetails({ onLine }) {
       delete el.dataset.detailsFor;
     },
   };
+}
+
+function row(label, ...content) {
+  return html("div", { class: "tg-graph-row" }, [html("span", { class: "tg-graph-key" }, [label]),
+    html("span", { class: "tg-graph-val" }, content)]);
+}
+
+function lineButton(line, text) {
+  return html("button", { type: "button", class: "tg-graph-line", "data-line": String(line),
+    "data-testid": "node-line", title: "highlight this line in the editor" }, [text]);
+}
+
+function valueRows(value, prefix = "") {
+  if (!value) return [];
+  const rows = [row(`${prefix}value`, html("pre", { "data-testid": `node-${prefix}value` }, [fullValue(value)])),
+    row(`${prefix}shape`, html("span", { "data-testid": `node-${prefix}shape` }, [shapeText(value.shape)])),
+    row(`${prefix}dtype`, html("span", { "data-testid": `node-${prefix}dtype` }, [String(value.dtype ?? "?")]))];
+  if (value.shape && value.shape.length && value.min !== undefined) {
+    rows.push(row(`${prefix}range`, `min ${formatNumber(value.min)} · max ${formatNumber(value.max)} · mean ${formatNumber(value.mean)}`));
+  }
+  return rows;
+}
+
+/** The rows of a node's gradient in the selected call (`callTitle`; none: no call selected). */
+function gradientRows(grad, callTitle) {
+  if (!callTitle) return [];
+  const head = html("div", { class: "tg-graph-section" }, [callTitle]);
+  if (!grad) return [head, row("gradient", html("span", { "data-testid": "node-gradient" }, ["not part of this call"]))];
+  if (grad.none) return [head, ...noneRows(grad.reason)];
+  const out = [head];
+  if (grad.value) {
+    out.push(row("gradient", html("pre", { "data-testid": "node-gradient" }, [fullValue(grad.value)])));
+    out.push(row("grad shape", `${shapeText(grad.value.shape)} ${grad.value.dtype ?? ""}`));
+  } else {
+    out.push(row("gradient", html("span", { "data-testid": "node-gradient" }, [grad.note])));
+  }
+  if (grad.value && grad.note) out.push(row("", grad.note));
+  if (grad.reason) out.push(row("why", html("span", { "data-testid": "node-reason" }, [String(grad.reason.message)])));
+  return out;
+}
+
+/** A None gradient: "None", and the engine's reason with the line it points at. */
+function noneRows(reason) {
+  const out = [row("gradient", html("strong", { class: "tg-graph-none-text", "data-testid": "node-gradient" }, ["None"]))];
+  if (reason) {
+    const why = [html("span", { "data-testid": "node-reason" }, [String(reason.message ?? reason.code)])];
+    if (reason.line != null) why.push(" ", lineButton(reason.line, `line ${reason.line}`));
+    out.push(row("why", ...why));
+  }
+  return out;
+}
+
+function describeNode(n, tapes) {
+  const rows = [];
+  if (n.kind === "op") {
+    rows.push(row("op", String(n.op ?? n.label)));
+    const attrs = Object.entries(n.attrs || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    if (attrs.length) rows.push(row("attrs", attrs.join(", ")));
+    if (n.repeat) rows.push(row("folded", `stands for ${n.repeat} identical ops in a chain`));
+  }
+  if (n.kind === "variable") rows.push(row("trainable", String(!!n.trainable)));
+  rows.push(...valueRows(n.value));
+  if (n.line != null) {
+    const where = n.function && n.function !== "<module>" ? ` in ${n.function}()` : "";
+    rows.push(row("source", lineButton(n.line, `line ${n.line}`), where));
+  }
+  if (Array.isArray(n.tapes) && n.tapes.length) {
+    rows.push(row("tapes", n.tapes.map((t) => (tapes[t] ? tapeName(tapes[t]) : `tape ${t}`)).join(", ")));
+  }
+  return rows;
 }

@@ -32,21 +32,40 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
   }
   const highlight = typeof onHighlightLine === "function" ? onHighlightLine : () => {};
   const selection = new Selection();
+  const actions = {};   // the parts' callbacks call these (panelActions), made once the parts exist
+  const parts = createParts(rootEl, selection, highlight, actions);
+  Object.assign(actions, panelActions(parts, selection));
+  actions.clear();
+  return {
+    show: actions.show,
+    clear: actions.clear,
+    destroy() {
+      parts.timeline.stop();
+      parts.stage.destroy();
+      parts.panel.remove();
+      selection.clear();
+    },
+  };
+}
 
-  const selector = createSelector({ onTape: selectTape, onCall: selectCall });
+/** The panel's parts, its element appended to rootEl; their callbacks go to `actions`. */
+function createParts(rootEl, selection, highlight, actions) {
+  const selector = createSelector({ onTape: (index) => actions.selectTape(index),
+    onCall: (index) => actions.selectCall(index) });
   const toolbar = createToolbar(selector.el, {
     onZoomIn: () => stage.viewport.zoomBy(1.25),
     onZoomOut: () => stage.viewport.zoomBy(0.8),
-    onFit: () => selection.model && fitToTape(),
+    onFit: () => selection.model && actions.fitToTape(),
     onToggleGroups: () => {
       if (!selection.model) return;
       selection.toggleAllGroups();
-      redraw(false);
+      actions.redraw(false);
     },
   });
   const stage = createStage({ prefix: `tg-graph-${++panels}`, paneHeight: rootEl.clientHeight,
     compact: !!rootEl.closest(".embed"), onLine: highlight });
-  const timeline = createTimeline({ onPosition: () => player.step(true), onMode: selectMode, onLine: highlight });
+  const timeline = createTimeline({ onPosition: () => player.step(true),
+    onMode: (mode) => actions.selectMode(mode), onLine: highlight });
   const panel = html("div", { class: "tg-graph", "data-testid": "graph-panel" }, [toolbar.el, stage.el, timeline.el]);
   rootEl.append(panel);
 
@@ -55,16 +74,20 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     selection,
     onOpenGroup(id) {
       selection.collapsed.delete(id);
-      redraw(false);
+      actions.redraw(false);
     },
     onCloseGroup(id) {
       selection.collapsed.add(id);
-      redraw(false);
+      actions.redraw(false);
     },
   });
   const player = createPlayer({ selection, stage, timeline, panelEl: panel, highlight,
     afterStep: () => inspector.refresh() });
+  return { selector, toolbar, stage, timeline, panel, inspector, player };
+}
 
+/** What the panel does: show a document, clear, select a tape, call or mode, redraw, fit. */
+function panelActions({ selector, toolbar, stage, timeline, panel, inspector, player }, selection) {
   /** Draws the graph with the current groups collapsed; `fit`: then fits the selected tape. */
   function redraw(fit) {
     const view = visibleGraph(selection.model, selection.collapsed);
@@ -132,15 +155,5 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     panel.dataset.renderMs = (performance.now() - started).toFixed(1);
   }
 
-  clear();
-  return {
-    show,
-    clear,
-    destroy() {
-      timeline.stop();
-      stage.destroy();
-      panel.remove();
-      selection.clear();
-    },
-  };
+  return { redraw, fitToTape, selectTape, selectCall, selectMode, clear, show };
 }

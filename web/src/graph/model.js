@@ -36,60 +36,11 @@ export function buildModel(doc) {
   for (const key of ["nodes", "edges", "groups", "tapes"]) {
     need(Array.isArray(doc[key]), "document", `needs an array "${key}"`);
   }
-  const nodes = new Map();
-  doc.nodes.forEach((n, i) => {
-    checkNode(n, i);
-    need(!nodes.has(n.id), `nodes[${i}]`, `repeats the id ${JSON.stringify(n.id)}`);
-    nodes.set(n.id, n);
-  });
-
-  const edges = [];
-  const edgesInto = new Map();
-  const edgesFrom = new Map();
-  doc.edges.forEach((e, i) => {
-    need(e && nodes.has(e.source), `edges[${i}]`, `has an unknown source ${JSON.stringify(e && e.source)}`);
-    need(nodes.has(e.target), `edges[${i}]`, `has an unknown target ${JSON.stringify(e.target)}`);
-    const edge = { key: edgeKey(e.source, e.target), source: e.source, target: e.target };
-    edges.push(edge);
-    push(edgesFrom, e.source, edge);
-    push(edgesInto, e.target, edge);
-  });
-
-  const groups = new Map();
-  doc.groups.forEach((g, i) => {
-    need(g && typeof g.id === "string", `groups[${i}]`, "needs a string \"id\"");
-    need(Array.isArray(g.nodes), `groups[${i}] (${g.id})`, "needs an array \"nodes\"");
-    for (const m of g.nodes) need(nodes.has(m), `groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
-    groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
-      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id) });
-  });
-  for (const g of groups.values()) {
-    if (g.parent === null) continue;
-    need(groups.has(g.parent), `group ${g.id}`, `has an unknown parent ${JSON.stringify(g.parent)}`);
-    groups.get(g.parent).children.push(g.id);
-  }
-  // innermost group of each node, then the chain innermost -> outermost
-  const innermost = new Map();
-  for (const g of groups.values()) for (const m of g.own) innermost.set(m, g.id);
-  const chains = new Map();
-  for (const id of nodes.keys()) {
-    const chain = [];
-    const seen = new Set();
-    for (let g = innermost.get(id); g != null; g = groups.get(g).parent) {
-      need(!seen.has(g), `group ${g}`, "is its own ancestor");
-      seen.add(g);
-      chain.push(g);
-      groups.get(g).members.push(id);
-    }
-    chains.set(id, chain);
-  }
-
-  doc.tapes.forEach((t, i) => {
-    need(t && Array.isArray(t.forward), `tapes[${i}]`, "needs an array \"forward\"");
-    need(Array.isArray(t.gradients), `tapes[${i}]`, "needs an array \"gradients\"");
-    t.gradients.forEach((c, j) => need(c && Array.isArray(c.events) && Array.isArray(c.results)
-      && Array.isArray(c.targets), `tapes[${i}].gradients[${j}]`, "needs arrays \"events\", \"targets\" and \"results\""));
-  });
+  const nodes = indexNodes(doc);
+  const { edges, edgesInto, edgesFrom } = indexEdges(doc, nodes);
+  const groups = indexGroups(doc, nodes);
+  const chains = groupChains(nodes, groups);
+  checkTapes(doc);
 
   const tapeNodeSets = new Map();
   return {
@@ -111,6 +62,79 @@ export function buildModel(doc) {
       return tapeNodeSets.get(ti);
     },
   };
+}
+
+/** The nodes by id. */
+function indexNodes(doc) {
+  const nodes = new Map();
+  doc.nodes.forEach((n, i) => {
+    checkNode(n, i);
+    need(!nodes.has(n.id), `nodes[${i}]`, `repeats the id ${JSON.stringify(n.id)}`);
+    nodes.set(n.id, n);
+  });
+  return nodes;
+}
+
+/** The edges ({key, source, target}), and the edges into and out of each node. */
+function indexEdges(doc, nodes) {
+  const edges = [];
+  const edgesInto = new Map();
+  const edgesFrom = new Map();
+  doc.edges.forEach((e, i) => {
+    need(e && nodes.has(e.source), `edges[${i}]`, `has an unknown source ${JSON.stringify(e && e.source)}`);
+    need(nodes.has(e.target), `edges[${i}]`, `has an unknown target ${JSON.stringify(e.target)}`);
+    const edge = { key: edgeKey(e.source, e.target), source: e.source, target: e.target };
+    edges.push(edge);
+    push(edgesFrom, e.source, edge);
+    push(edgesInto, e.target, edge);
+  });
+  return { edges, edgesInto, edgesFrom };
+}
+
+/** The groups by id, each with its children's ids (`members` is filled by groupChains). */
+function indexGroups(doc, nodes) {
+  const groups = new Map();
+  doc.groups.forEach((g, i) => {
+    need(g && typeof g.id === "string", `groups[${i}]`, "needs a string \"id\"");
+    need(Array.isArray(g.nodes), `groups[${i}] (${g.id})`, "needs an array \"nodes\"");
+    for (const m of g.nodes) need(nodes.has(m), `groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
+    groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
+      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id) });
+  });
+  for (const g of groups.values()) {
+    if (g.parent === null) continue;
+    need(groups.has(g.parent), `group ${g.id}`, `has an unknown parent ${JSON.stringify(g.parent)}`);
+    groups.get(g.parent).children.push(g.id);
+  }
+  return groups;
+}
+
+/** Each node's groups, innermost to outermost; adds the node to each group's `members`. */
+function groupChains(nodes, groups) {
+  const innermost = new Map();
+  for (const g of groups.values()) for (const m of g.own) innermost.set(m, g.id);
+  const chains = new Map();
+  for (const id of nodes.keys()) {
+    const chain = [];
+    const seen = new Set();
+    for (let g = innermost.get(id); g != null; g = groups.get(g).parent) {
+      need(!seen.has(g), `group ${g}`, "is its own ancestor");
+      seen.add(g);
+      chain.push(g);
+      groups.get(g).members.push(id);
+    }
+    chains.set(id, chain);
+  }
+  return chains;
+}
+
+function checkTapes(doc) {
+  doc.tapes.forEach((t, i) => {
+    need(t && Array.isArray(t.forward), `tapes[${i}]`, "needs an array \"forward\"");
+    need(Array.isArray(t.gradients), `tapes[${i}]`, "needs an array \"gradients\"");
+    t.gradients.forEach((c, j) => need(c && Array.isArray(c.events) && Array.isArray(c.results)
+      && Array.isArray(c.targets), `tapes[${i}].gradients[${j}]`, "needs arrays \"events\", \"targets\" and \"results\""));
+  });
 }
 
 export function edgeKey(source, target) {

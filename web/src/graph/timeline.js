@@ -7,6 +7,42 @@ import { html, setText } from "./dom.js";
 const PLAY_INTERVAL_MS = 700;
 
 export function createTimeline({ onPosition, onMode, onLine = () => {} }) {
+  const parts = timelineElements(onLine);
+  const steps = createSteps(parts, onPosition);
+  listen(parts, steps, onMode);
+  const { el, modeForward, modeBackward, caption, why } = parts;
+  return {
+    el,
+    /** Sets what the control shows without reporting it back. */
+    reset({ mode, length: n, position: p, backwardEnabled }) {
+      steps.stop();
+      steps.load(n, p);
+      modeForward.setAttribute("aria-pressed", String(mode === "forward"));
+      modeBackward.setAttribute("aria-pressed", String(mode === "backward"));
+      modeBackward.disabled = !backwardEnabled;
+      el.dataset.mode = mode;
+      steps.show();
+    },
+    setCaption(text) {
+      setText(caption, text);
+    },
+    /** The None explanations of the selected call ([{text, line}]); [] hides the line. */
+    setWhy(items) {
+      why.replaceChildren(...items.map(({ text, line }) => html("div", { class: "tg-graph-why-line",
+        "data-testid": "graph-why-line" }, [text, ...(line == null ? [] : [" ", html("button", {
+        type: "button", class: "tg-graph-line", "data-line": String(line), title: "highlight this line in the editor",
+      }, [`line ${line}`])])])));
+      why.hidden = items.length === 0;
+    },
+    get position() {
+      return steps.position;
+    },
+    stop: steps.stop,
+  };
+}
+
+/** The control's elements; a click on a line button under it goes to onLine(line). */
+function timelineElements(onLine) {
   const modeForward = html("button", { type: "button", class: "tg-graph-mode", "data-testid": "timeline-forward",
     "aria-pressed": "true", title: "step through the ops in the order the tape recorded them" }, ["Forward: recording"]);
   const modeBackward = html("button", { type: "button", class: "tg-graph-mode", "data-testid": "timeline-backward",
@@ -32,7 +68,11 @@ export function createTimeline({ onPosition, onMode, onLine = () => {} }) {
     caption,
     why,
   ]);
+  return { modeForward, modeBackward, first, prev, play, next, last, slider, counter, caption, why, el };
+}
 
+/** The position in [0, length], shown on the control; play steps it on by itself. */
+function createSteps({ el, first, prev, play, next, last, slider, counter }, onPosition) {
   let position = 0;
   let length = 0;
   let timer = 0;
@@ -74,47 +114,39 @@ export function createTimeline({ onPosition, onMode, onLine = () => {} }) {
     }, PLAY_INTERVAL_MS);
   }
 
-  first.addEventListener("click", () => { stop(); go(0); });
-  prev.addEventListener("click", () => { stop(); go(position - 1); });
-  next.addEventListener("click", () => { stop(); go(position + 1); });
-  last.addEventListener("click", () => { stop(); go(length); });
-  play.addEventListener("click", () => (timer ? stop() : start()));
-  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
-  el.addEventListener("keydown", (e) => {
-    if (e.target === slider) return;         // the slider handles its own arrows
-    if (e.key === "ArrowLeft") { stop(); go(position - 1); e.preventDefault(); }
-    if (e.key === "ArrowRight") { stop(); go(position + 1); e.preventDefault(); }
-  });
-  modeForward.addEventListener("click", () => { stop(); onMode("forward"); });
-  modeBackward.addEventListener("click", () => { stop(); onMode("backward"); });
-
   return {
-    el,
-    /** Sets what the control shows without reporting it back. */
-    reset({ mode, length: n, position: p, backwardEnabled }) {
-      stop();
+    show,
+    go,
+    stop,
+    toggle: () => (timer ? stop() : start()),
+    /** Sets the length and the position (clamped to it), not shown yet. */
+    load(n, p) {
       length = n;
       position = Math.max(0, Math.min(n, p));
-      modeForward.setAttribute("aria-pressed", String(mode === "forward"));
-      modeBackward.setAttribute("aria-pressed", String(mode === "backward"));
-      modeBackward.disabled = !backwardEnabled;
-      el.dataset.mode = mode;
-      show();
-    },
-    setCaption(text) {
-      setText(caption, text);
-    },
-    /** The None explanations of the selected call ([{text, line}]); [] hides the line. */
-    setWhy(items) {
-      why.replaceChildren(...items.map(({ text, line }) => html("div", { class: "tg-graph-why-line",
-        "data-testid": "graph-why-line" }, [text, ...(line == null ? [] : [" ", html("button", {
-        type: "button", class: "tg-graph-line", "data-line": String(line), title: "highlight this line in the editor",
-      }, [`line ${line}`])])])));
-      why.hidden = items.length === 0;
     },
     get position() {
       return position;
     },
-    stop,
+    get length() {
+      return length;
+    },
   };
+}
+
+/** The buttons, slider and arrow keys move the position (each stops playing first). */
+function listen({ el, modeForward, modeBackward, first, prev, play, next, last, slider }, steps, onMode) {
+  const { go, stop } = steps;
+  first.addEventListener("click", () => { stop(); go(0); });
+  prev.addEventListener("click", () => { stop(); go(steps.position - 1); });
+  next.addEventListener("click", () => { stop(); go(steps.position + 1); });
+  last.addEventListener("click", () => { stop(); go(steps.length); });
+  play.addEventListener("click", steps.toggle);
+  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
+  el.addEventListener("keydown", (e) => {
+    if (e.target === slider) return;         // the slider handles its own arrows
+    if (e.key === "ArrowLeft") { stop(); go(steps.position - 1); e.preventDefault(); }
+    if (e.key === "ArrowRight") { stop(); go(steps.position + 1); e.preventDefault(); }
+  });
+  modeForward.addEventListener("click", () => { stop(); onMode("forward"); });
+  modeBackward.addEventListener("click", () => { stop(); onMode("backward"); });
 }
