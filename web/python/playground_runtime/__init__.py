@@ -8,7 +8,7 @@ tests/engine/test_web_examples.py uses it natively. One `Session` serves many ru
 
 The kinds it sends are named in `messages` (the page's table of them: web/src/messages.js).
 What a run does, one module per concern:
-- `aliases`: `import tensorflow` (and `tensorflow.keras`, ...) resolves to tapegrad;
+- `aliases`: `import tensorflow` and `import keras` (and their submodules) resolve to tapegrad;
 - `session`: the code is compiled as `main.py`, so tracebacks and graph nodes carry the editor's
   line numbers, and runs inside `tapegrad.graph.capture()`;
 - `graph`: the captured graph is sent as kind "graph" (a JSON string, docs/graph-json.md) after
@@ -21,7 +21,7 @@ What a run does, one module per concern:
 - `training`: the live training plot's kind "training" messages, and Stop during fit;
 - `weights`: files `model.save_weights` writes are sent as kind "weights" to be kept.
 """
-from .aliases import TensorflowAlias, install_tensorflow_alias  # noqa: F401
+from .aliases import install_tensorflow_alias  # noqa: F401
 from .errors import USER_FILE, error_heading, user_traceback  # noqa: F401
 from .graph import MAX_TAPES_FOR_NONES, any_none, none_explanations, representative_step  # noqa: F401
 from .messages import KINDS  # noqa: F401

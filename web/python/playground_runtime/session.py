@@ -34,12 +34,12 @@ class Session:
         self.plots = PlotSender(send)
         self.training = TrainingFeed(send)
         self.weights = WeightStorage(send)
-        install_tensorflow_alias()
 
     def run(self, source):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
         "interrupted"}``."""
         import tapegrad.graph
+        install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
         self.plots.reset()
         self.training.reset()
