@@ -1,5 +1,5 @@
 """Unit tests of the N-d convolution, depthwise/separable, 3-D pooling and volume layers
-(``keras/layers/conv_nd.py``, ``depthwise.py``, ``pooling3d.py``, ``reshaping3d.py``).
+(``keras/layers/convolutional/``, ``pooling/``, ``reshaping/reshaping_3d.py``).
 Values against TensorFlow are in tests/conformance/cases/keras_layers_conv.py."""
 import numpy as np
 import pytest
@@ -230,9 +230,12 @@ def test_alpha_dropout_training_values_and_moments():
         L.AlphaDropout(1.5)
 
 
-@pytest.mark.parametrize("module", ["conv_nd", "depthwise", "pooling3d", "reshaping3d",
-                                    "normalization_more", "passthrough", "thresholded_relu",
-                                    "alpha_dropout"])
+@pytest.mark.parametrize("module", ["convolutional.conv", "convolutional.conv_transpose",
+                                    "convolutional.depthwise_conv",
+                                    "convolutional.separable_conv", "pooling.pooling",
+                                    "pooling.global_pooling", "reshaping.reshaping_3d",
+                                    "normalization.group_rms_unit", "core.identity",
+                                    "core.thresholded_relu", "regularization.alpha_dropout"])
 def test_docstring_examples(module):
     import doctest
     import importlib

@@ -19,6 +19,7 @@ from ...tensor import convert_to_tensor
 from ...variables import Variable
 from .. import initializers, regularizers, symbolic
 from ..naming import unique_name
+from .layer_config import base_config, dtype_of
 
 # The ``training`` value of the outermost layer call in progress, seen by the layers it calls.
 _call_context = []
@@ -91,7 +92,7 @@ class Layer(Module):
         self._output_shape = None
         self._inbound_nodes = []
         self._scope_depth = 0
-        self.dtype_policy = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+        self.dtype_policy = dtype_of(dtype) or dtypes.float32
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         self._input_shape_arg = (None if input_shape is None
@@ -227,20 +228,19 @@ class Layer(Module):
     def trainable_weights(self):
         if not self._trainable:
             return []
-        out = list(self._own_trainable())
-        for layer in self._tracked_layers():
-            for w in layer.trainable_weights:
-                if all(w is not o for o in out):
-                    out.append(w)
-        return out
+        return self._with_sublayers(self._own_trainable(), "trainable_weights")
 
     @property
     def non_trainable_weights(self):
         if not self._trainable:
             return self.weights
-        out = list(self._own_non_trainable())
+        return self._with_sublayers(self._own_non_trainable(), "non_trainable_weights")
+
+    def _with_sublayers(self, own, attribute):
+        """``own`` then each tracked layer's ``attribute`` list, each variable once."""
+        out = list(own)
         for layer in self._tracked_layers():
-            for w in layer.non_trainable_weights:
+            for w in getattr(layer, attribute):
                 if all(w is not o for o in out):
                     out.append(w)
         return out
@@ -369,6 +369,17 @@ class Layer(Module):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    # -- saving ---------------------------------------------------------------------------------
+    def get_config(self):
+        """Keras 3's config: ``name``, ``trainable``, ``dtype`` (a layer with arguments of its
+        own adds them)."""
+        return base_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer ``get_config`` describes (every key is an argument of ``__init__``)."""
+        return cls(**config)
 
 
 class SymbolicOp(Layer):

@@ -1,19 +1,48 @@
-"""What every layer's ``get_config`` starts with, and argument checks shared by the layers."""
-from .. import activations
+"""What every layer's ``get_config`` starts with, how its arguments are described (Keras 3's
+form: activations by name, initializers, regularizers and constraints as registry
+descriptions), and argument checks shared by the layers."""
+from ... import dtypes
+from .. import activations, constraints, initializers, regularizers
+
+
+def dtype_policy(layer):
+    """Keras 3's description of a layer's dtype policy."""
+    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": layer.dtype},
+            "registered_name": None}
+
+
+def dtype_of(value):
+    """A layer's ``dtype`` argument (a name, a dtype or a ``DTypePolicy`` description) as a
+    dtype, ``None`` staying ``None``."""
+    if isinstance(value, dict):
+        value = value.get("config", {}).get("name")
+    return None if value is None else dtypes.as_dtype(value)
 
 
 def base_config(layer):
     """``name``, ``trainable`` and ``dtype``: the keys Keras puts first in every config."""
-    return {"name": layer.name, "trainable": layer.trainable, "dtype": layer.dtype}
+    return {"name": layer.name, "trainable": layer.trainable, "dtype": dtype_policy(layer)}
+
+
+def describe(key, value):
+    """One argument as Keras 3's ``get_config`` gives it, by the argument's name."""
+    if value is None or isinstance(value, (bool, int, float, str)) and \
+            not key.endswith("_initializer"):
+        return value
+    if key.endswith("activation") and callable(value):
+        return activations.serialize(value)
+    for suffix, kind in (("_initializer", initializers), ("_regularizer", regularizers),
+                         ("_constraint", constraints)):
+        if key.endswith(suffix):
+            return kind.serialize(kind.get(value))
+    return value
 
 
 def config_of(layer, **fields):
-    """``base_config`` plus the layer's own arguments (activations by name)."""
+    """``base_config`` plus the layer's own arguments, each as ``describe`` gives it."""
     out = base_config(layer)
     for key, value in fields.items():
-        if callable(value) and key.endswith("activation"):
-            value = activations.serialize(value)
-        out[key] = value
+        out[key] = describe(key, value)
     return out
 
 

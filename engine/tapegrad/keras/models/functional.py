@@ -9,7 +9,7 @@ symbolic tensors records a graph of nodes; ``tf.keras.Model(inputs, outputs)`` r
 TensorShape([4, 2])
 """
 from ... import nest
-from ..layers.input_layer import Input, InputLayer  # noqa: F401  (the graph starts there)
+from ..layers.core.input_layer import Input, InputLayer  # noqa: F401  (the graph starts there)
 from ..symbolic import KerasTensor
 
 

@@ -1,0 +1,47 @@
+"""``Dense``: ``activation(inputs @ kernel + bias)``."""
+from ....ops import add, cast, matmul, reshape
+from ... import activations
+from ..base import Layer, to_tensor
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``; the kernel is created on the first call."""
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
+        if int(units) <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units}")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], self.units),
+                                      initializer=self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
+                                    name="bias", regularizer=self.bias_regularizer) \
+            if self.use_bias else None
+        self.built = True
+
+    def call(self, inputs):
+        x = to_tensor(inputs)
+        if x._value.dtype != self.kernel._value.dtype:
+            x = cast(x, self.kernel.dtype)
+        y = matmul(x, self.kernel) if x._value.ndim == 2 else \
+            _matmul_last_axis(x, self.kernel)
+        if self.bias is not None:
+            y = add(y, self.bias)
+        return self.activation(y)
+
+
+def _matmul_last_axis(x, kernel):
+    shape = tuple(x._value.shape)
+    y = matmul(reshape(x, (-1, shape[-1])), kernel)
+    return reshape(y, shape[:-1] + (kernel._value.shape[-1],))

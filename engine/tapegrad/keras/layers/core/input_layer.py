@@ -1,0 +1,43 @@
+"""``tf.keras.Input`` and its ``InputLayer``: where a functional model's symbolic tensors start."""
+from ...naming import unique_name
+from ...symbolic import KerasTensor, Node
+from ..base import Layer
+
+
+class InputLayer(Layer):
+    """The layer behind ``tf.keras.Input``: it has no weights and passes its input through."""
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, batch_shape=None, name=None,
+                 **kwargs):
+        super().__init__(name=name if name is not None else unique_name("input_layer"),
+                         dtype=dtype)
+        if batch_shape is None:
+            if shape is None:
+                raise ValueError("You must pass a `shape` argument.")
+            if isinstance(shape, int):
+                shape = (shape,)
+            batch_shape = (batch_size,) + tuple(shape)
+        self.batch_shape = tuple(batch_shape)
+        self.built = True
+        self.output = KerasTensor(self.batch_shape, self.dtype_policy, name=name)
+        node = Node(self, (), {}, self.output)
+        self.output._keras_history = (self, node, 0)
+        self._output_shape = self.batch_shape
+
+    def call(self, inputs):
+        return inputs
+
+
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None,
+          tensor=None, optional=False):
+    """A symbolic input of ``shape`` (without the batch dimension).
+
+    >>> import tapegrad as tf
+    >>> tf.keras.Input(shape=(4,)).shape
+    (None, 4)
+    """
+    if sparse:
+        raise NotImplementedError("tf.keras.Input: sparse inputs are not implemented")
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, batch_shape=batch_shape,
+                       name=name)
+    return layer.output

@@ -1,0 +1,21 @@
+"""``Dropout``."""
+from ....ops import dropout
+from ..base import Layer, to_tensor
+
+
+class Dropout(Layer):
+    """During training (``training=True``) zeroes a ``rate`` fraction of the inputs and scales
+    the rest by 1 / (1 - rate); otherwise passes them through."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        if not 0 <= float(rate) < 1:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value "
+                             f"between 0 and 1. Received: rate={rate}")
+        self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
+
+    def call(self, inputs, training=None):
+        x = to_tensor(inputs)
+        if not training or self.rate == 0:
+            return x
+        return dropout(x, self.rate, noise_shape=self.noise_shape, seed=self.seed)
