@@ -3,6 +3,7 @@ form: activations by name, initializers, regularizers and constraints as registr
 descriptions), and argument checks shared by the layers."""
 from ... import dtypes
 from .. import activations, constraints, initializers, regularizers
+from ..serialization import deserialize_keras_object, serialize_keras_object
 
 
 def dtype_policy(layer):
@@ -38,12 +39,27 @@ def describe(key, value):
     return value
 
 
-def config_of(layer, **fields):
+def config_of(owner, /, **fields):
     """``base_config`` plus the layer's own arguments, each as ``describe`` gives it."""
-    out = base_config(layer)
+    out = base_config(owner)
     for key, value in fields.items():
         out[key] = describe(key, value)
     return out
+
+
+def with_layers(cls, config, *keys):
+    """``cls(**config)`` with the layers (or lists of layers) under ``keys`` rebuilt from their
+    descriptions: the ``from_config`` of the layers that hold layers."""
+    config = dict(config)
+    for key in keys:
+        if config.get(key) is not None:
+            config[key] = deserialize_keras_object(config[key])
+    return cls(**config)
+
+
+def layer_description(layer):
+    """A held layer (or list of layers) as ``keras.layers.serialize`` describes it."""
+    return serialize_keras_object(layer)
 
 
 def positive_int(value, what, layer):

@@ -2,6 +2,7 @@
 from ....ops import add, cast, matmul, reshape
 from ... import activations
 from ..base import Layer, to_tensor
+from ..layer_config import config_of
 
 
 class Dense(Layer):
@@ -9,8 +10,9 @@ class Dense(Layer):
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 name=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         if int(units) <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
@@ -40,6 +42,15 @@ class Dense(Layer):
             y = add(y, self.bias)
         return self.activation(y)
 
+
+    def get_config(self):
+        return config_of(self, units=self.units, activation=self.activation,
+                         use_bias=self.use_bias, kernel_initializer=self.kernel_initializer,
+                         bias_initializer=self.bias_initializer,
+                         kernel_regularizer=self.kernel_regularizer,
+                         bias_regularizer=self.bias_regularizer,
+                         kernel_constraint=self.kernel_constraint,
+                         bias_constraint=self.bias_constraint)
 
 def _matmul_last_axis(x, kernel):
     shape = tuple(x._value.shape)

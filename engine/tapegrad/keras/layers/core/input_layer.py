@@ -27,6 +27,16 @@ class InputLayer(Layer):
     def call(self, inputs):
         return inputs
 
+    def get_config(self):
+        """Keras 3's InputLayer config (no ``trainable``; the dtype by name)."""
+        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": False,
+                "ragged": False, "name": self.name, "optional": False}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(batch_shape=config["batch_shape"], dtype=config.get("dtype"),
+                   name=config.get("name"))
+
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None,
           tensor=None, optional=False):

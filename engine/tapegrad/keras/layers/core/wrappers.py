@@ -1,7 +1,7 @@
 """``TimeDistributed``: applies a layer to every time step (axis 1) of its input."""
 from ....ops import reshape
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, layer_description, with_layers
 
 
 class TimeDistributed(Layer):
@@ -29,4 +29,8 @@ class TimeDistributed(Layer):
         return reshape(y, shape[:2] + tuple(int(d) for d in y.shape[1:]))
 
     def get_config(self):
-        return config_of(self)
+        return config_of(self, layer=layer_description(self.layer))
+
+    @classmethod
+    def from_config(cls, config):
+        return with_layers(cls, config, "layer")

@@ -7,7 +7,7 @@ layer (``rnn.py``) runs it over time. A cell is its kind's set-up and step math
 """
 from ....ops import zeros as _zeros, cast
 from ..base import Layer, _accepts, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, layer_description, with_layers
 from .cell_setup import CellSetup, GRUStep, LSTMStep, SimpleRNNStep
 
 
@@ -192,7 +192,11 @@ class StackedRNNCells(Layer):
                 cell._end_sequence()
 
     def get_config(self):
-        return config_of(self, cells=[c.get_config() for c in self.cells])
+        return config_of(self, cells=layer_description(self.cells))
+
+    @classmethod
+    def from_config(cls, config):
+        return with_layers(cls, config, "cells")
 
 
 def _output_size(cell):

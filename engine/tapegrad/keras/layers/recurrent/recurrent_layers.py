@@ -9,7 +9,7 @@ step on the tape, so gradients flow through every step.
 from ....ops import add, cast, concat, multiply, reverse, zeros as _zeros
 from ..base import Layer, to_tensor
 from ..core.masking import attach_mask, mask_of
-from ..layer_config import config_of
+from ..layer_config import config_of, layer_description, with_layers
 from .cell_setup import CellSetup, GRUStep, LSTMStep, SimpleRNNStep
 from .time_loop import result_of, run, steps_of
 
@@ -174,4 +174,10 @@ class Bidirectional(Layer):
         return out
 
     def get_config(self):
-        return config_of(self, merge_mode=self.merge_mode)
+        return config_of(self, merge_mode=self.merge_mode,
+                         layer=layer_description(self.forward_layer),
+                         backward_layer=layer_description(self.backward_layer))
+
+    @classmethod
+    def from_config(cls, config):
+        return with_layers(cls, config, "layer", "backward_layer")

@@ -9,7 +9,7 @@ with ``zero_output_for_mask=True``), as Keras's loop does.
 from .... import nest
 from ....ops import zeros as _zeros
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, layer_description, with_layers
 from ..core.masking import mask_of
 from .cells import StackedRNNCells, check_cell, _output_size, call_cell
 from .time_loop import result_of, run, steps_of
@@ -108,8 +108,12 @@ class RNN(Layer):
         return (out, *states)
 
     def get_config(self):
-        return config_of(self, cell=self.cell.get_config() if hasattr(self.cell, "get_config")
-                         else None, return_sequences=self.return_sequences,
+        return config_of(self, cell=layer_description(self.cell),
+                         return_sequences=self.return_sequences,
                          return_state=self.return_state, go_backwards=self.go_backwards,
                          stateful=self.stateful, unroll=self.unroll,
                          zero_output_for_mask=self.zero_output_for_mask)
+
+    @classmethod
+    def from_config(cls, config):
+        return with_layers(cls, config, "cell")

@@ -1,6 +1,7 @@
 """``Dropout``."""
 from ....ops import dropout
 from ..base import Layer, to_tensor
+from ..layer_config import config_of
 
 
 class Dropout(Layer):
@@ -19,3 +20,6 @@ class Dropout(Layer):
         if not training or self.rate == 0:
             return x
         return dropout(x, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+
+    def get_config(self):
+        return config_of(self, rate=self.rate, seed=self.seed, noise_shape=self.noise_shape)
