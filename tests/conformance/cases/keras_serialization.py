@@ -222,3 +222,23 @@ def case_unregistered_custom_class_in_a_kind(tf):
 
 def case_a_dict_without_class_name(tf):
     tf.keras.losses.deserialize({"config": {}})
+
+
+def case_layer_configs(tf):
+    L = tf.keras.layers
+    layers = [L.Dense(3, activation="relu", name="d"), L.Conv2D(2, 3, strides=2, name="c"),
+              L.Conv1D(4, 2, padding="causal", name="c1"), L.Dropout(0.5, seed=1, name="dr"),
+              L.MaxPooling2D(name="p"), L.GlobalAveragePooling1D(keepdims=True, name="g"),
+              L.SeparableConv2D(4, 3, name="s"), L.Embedding(5, 2, name="e")]
+    return [L.serialize(layer) for layer in layers]
+
+
+def case_layer_round_trips(tf):
+    L = tf.keras.layers
+    out = []
+    for layer in [L.Dense(2, kernel_initializer="ones", name="d2"),
+                  L.DepthwiseConv2D(3, depth_multiplier=2, name="dw"),
+                  L.AveragePooling1D(3, strides=1, padding="same", name="ap")]:
+        back = L.deserialize(L.serialize(layer))
+        out.append((type(back).__name__, back.get_config()))
+    return out

@@ -62,6 +62,12 @@ def layer_description(layer):
     return serialize_keras_object(layer)
 
 
+def no_quantization(layer, quantization_config):
+    if quantization_config is not None:
+        raise NotImplementedError(f"{type(layer).__name__}: quantization_config is not "
+                                  f"implemented")
+
+
 def positive_int(value, what, layer):
     if int(value) != value or int(value) <= 0:
         raise ValueError(f"Received an invalid value for argument `{what}`, expected a positive "

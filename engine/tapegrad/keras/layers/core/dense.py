@@ -2,7 +2,7 @@
 from ....ops import add, cast, matmul, reshape
 from ... import activations
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, no_quantization
 
 
 class Dense(Layer):
@@ -10,8 +10,10 @@ class Dense(Layer):
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, name=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, quantization_config=None, name=None,
+                 **kwargs):
         super().__init__(name=name, **kwargs)
+        no_quantization(self, quantization_config)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         if int(units) <= 0:
@@ -50,7 +52,7 @@ class Dense(Layer):
                          kernel_regularizer=self.kernel_regularizer,
                          bias_regularizer=self.bias_regularizer,
                          kernel_constraint=self.kernel_constraint,
-                         bias_constraint=self.bias_constraint)
+                         bias_constraint=self.bias_constraint, quantization_config=None)
 
 def _matmul_last_axis(x, kernel):
     shape = tuple(x._value.shape)

@@ -2,7 +2,7 @@
 from ....ops import cast, gather, not_equal
 from .... import dtypes
 from ..base import Layer, to_tensor
-from ..layer_config import config_of, positive_int
+from ..layer_config import config_of, no_quantization, positive_int
 from .masking import attach_mask
 
 
@@ -17,9 +17,11 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 weights=None, lora_rank=None, name=None, **kwargs):
+                 weights=None, lora_rank=None, quantization_config=None, name=None, **kwargs):
         kwargs.pop("input_length", None)  # Keras 2's argument, ignored by Keras 3
         super().__init__(name=name, **kwargs)
+        no_quantization(self, quantization_config)
+        self.embeddings_constraint = embeddings_constraint
         self.input_dim = positive_int(input_dim, "input_dim", "Embedding")
         self.output_dim = positive_int(output_dim, "output_dim", "Embedding")
         self.embeddings_initializer = embeddings_initializer
@@ -58,4 +60,6 @@ class Embedding(Layer):
         return config_of(self, input_dim=self.input_dim, output_dim=self.output_dim,
                          embeddings_initializer=self.embeddings_initializer,
                          embeddings_regularizer=self.embeddings_regularizer,
-                         mask_zero=self.mask_zero)
+                         activity_regularizer=self.activity_regularizer,
+                         embeddings_constraint=self.embeddings_constraint,
+                         mask_zero=self.mask_zero, quantization_config=None)
