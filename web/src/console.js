@@ -1,12 +1,18 @@
 // The console panel: stdout, stderr, tracebacks and notes, appended as text nodes only (user
 // output is never parsed as HTML). Traceback lines that point into main.py become buttons that
 // jump to that line in the editor. After a run, each requested gradient that was None gets one
-// plain sentence (the engine's reason) whose line numbers highlight the editor line. Old lines are
-// dropped past MAX_CHUNKS to stay responsive.
+// plain sentence (the engine's reason) whose line numbers highlight the editor line.
+// Output floods stay bounded: the runtime sends stdout/stderr in batches (kind "output", at most
+// one per 50 ms, a long batch cut to its head and tail), each appended in one DOM update; past
+// MAX_LINES lines the oldest are dropped, counted in an "N earlier lines hidden" line at the top.
+// "Save output" saves all of the last run's output as a text file (kept here up to SAVE_LIMIT
+// characters; the file says when more was left out).
 import { el } from "./dom.js";
 import { createTerminal } from "./terminal.js";
 
-const MAX_CHUNKS = 3000;
+export const MAX_LINES = 5000;
+export const SAVE_LIMIT = 16 * 1024 * 1024;
+const RENDER_EVERY_MS = 100;
 const USER_FRAME = /^(\s*File "main\.py", line )(\d+)(.*)$/;
 
 /** Splits a traceback into plain text and {line} links to main.py (exported for tests). */
@@ -35,19 +41,196 @@ export function lineMentionParts(text) {
   return parts;
 }
 
+/** The output of one run, for "Save output": its text up to SAVE_LIMIT characters. */
+function createRecord(run = 0) {
+  const chunks = [];
+  let size = 0;
+  let lost = 0;
+  return {
+    run,
+    add(text, unsaved = 0) {
+      const room = SAVE_LIMIT - size;
+      if (text.length > room) {
+        lost += text.length - room;
+        text = text.slice(0, room);
+      }
+      if (text) chunks.push(text);
+      size += text.length;
+      lost += unsaved;
+    },
+    text() {
+      const all = chunks.join("");
+      if (!lost) return all;
+      return `${all}${all.endsWith("\n") || !all ? "" : "\n"}[tapegrad: ${lost.toLocaleString("en-US")} more `
+        + `characters of output were not kept: a run keeps its first ${SAVE_LIMIT / 1024 / 1024} MB of output]\n`;
+    },
+  };
+}
+
+/** Saves `text` as a file through a download link. */
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+  const link = el("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The "Save output" button: in the console's pane head (next to Clear) when it has one. */
+function saveButton(root, onClick) {
+  const button = el("button", { type: "button", class: "quiet small save-output", "data-testid": "save-output",
+                                title: "Save all of the last run's output as a text file" }, "Save output");
+  button.addEventListener("click", onClick);
+  const head = root.closest(".pane")?.querySelector(".pane-head");
+  if (head) head.querySelector("button")?.before(button) ?? head.append(button);
+  else root.prepend(el("div", { class: "console-tools" }, button));
+  return button;
+}
+
+/**
+ * The log's lines, at most MAX_LINES: `count(node, lines)` for each chunk added or written to,
+ * then `trim()` drops the oldest lines (a terminal chunk's finished lines one by one, other chunks
+ * whole) and the first child says how many are hidden.
+ */
+function createLineBound(log, terminals) {
+  const weights = new WeakMap();   // chunk -> its lines (not for terminal chunks: their elements count)
+  let lines = 0;
+  let hidden = 0;
+  let changed = false;   // hidden changed since the banner was written
+  let banner = null;
+  function dropOldest() {
+    const first = banner ? banner.nextElementSibling : log.firstElementChild;
+    if (!first) return false;
+    if (terminals.has(first)) {
+      const line = first.firstElementChild;
+      if (line?.classList.contains("term-line")) {
+        line.remove();
+        lines -= 1;
+        hidden += 1;
+        return true;
+      }
+      if (first === log.lastElementChild) return false;   // the line being written stays
+      if (terminals.get(first).open) hidden += 1;
+      first.remove();
+      return true;
+    }
+    const n = weights.get(first) ?? 1;
+    first.remove();
+    lines -= n;
+    hidden += n;
+    return true;
+  }
+  return {
+    count(node, n) {
+      if (!terminals.has(node)) weights.set(node, n);
+      lines += n;
+    },
+    /** Lines dropped before they were drawn. */
+    hide(n) {
+      hidden += n;
+      changed = true;
+    },
+    trim() {
+      while (lines > MAX_LINES && dropOldest()) changed = true;
+      if (!changed) return;
+      changed = false;
+      banner ||= el("span", { class: "note hidden-lines", "data-testid": "hidden-lines", "data-stream": "note" });
+      banner.textContent = `${hidden.toLocaleString("en-US")} earlier lines hidden: the console keeps the last `
+        + `${MAX_LINES.toLocaleString("en-US")} (Save output saves all of the last run's output).`;
+      if (log.firstElementChild !== banner) log.prepend(banner);
+    },
+    clear() {
+      lines = 0;
+      hidden = 0;
+      changed = false;
+      banner = null;
+    },
+    get lines() {
+      return lines;
+    },
+  };
+}
+
 export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }) {
   const terminals = new WeakMap();   // console chunk -> its terminal (terminal.js)
   const log = el("div", { class: "console-log", role: "log", "aria-live": "polite", tabindex: "0",
                           "aria-label": "Console output" });
   root.append(log);
+  const bound = createLineBound(log, terminals);
+  let record = createRecord();
+  saveButton(root, () => download(`tapegrad-run-${record.run}-output.txt`, record.text()));
 
   // Follow new output while the reader is at the bottom; a new run always brings them there.
   const atBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight < 24;
 
-  function append(node, force = false) {
+  function append(node, lines = 1, force = false) {
+    settle();   // queued output first: the console keeps the order things happened
     const stick = force || atBottom();
     log.append(node);
-    while (log.childElementCount > MAX_CHUNKS) log.firstElementChild.remove();
+    bound.count(node, lines);
+    bound.trim();
+    if (stick) log.scrollTop = log.scrollHeight;
+  }
+
+  /** Writes stream text into the last chunk when it is that stream's terminal, or a new one
+   * (added to `fresh`, a fragment the caller appends). */
+  function write(stream, text, fresh) {
+    let box = fresh.lastElementChild || log.lastElementChild;
+    if (!box || box.dataset.stream !== stream || !terminals.has(box)) {
+      box = el("span", { class: `out ${stream}`, "data-stream": stream });
+      terminals.set(box, createTerminal(box));
+      fresh.append(box);
+    }
+    bound.count(box, terminals.get(box).write(text));
+  }
+
+  // Output waits in `queued` and is drawn at most every RENDER_EVERY_MS in one DOM update, so a
+  // page that draws slower than output arrives still answers; past MAX_LINES queued lines the
+  // oldest queued parts are dropped unseen (counted as hidden).
+  let queued = [];
+  let queuedLines = 0;
+  let timer = null;
+  let lastRender = 0;
+  function enqueue(parts) {
+    for (const part of parts) {
+      queued.push(part);
+      queuedLines += part[0] === "skipped" ? 1 : part[1].split("\n").length - 1;
+    }
+    while (queuedLines > MAX_LINES && queued.length > 1) {
+      const [stream, text] = queued.shift();
+      const n = stream === "skipped" ? 1 : text.split("\n").length - 1;
+      queuedLines -= n;
+      bound.hide(n);
+    }
+    timer ??= setTimeout(settle, Math.max(0, lastRender + RENDER_EVERY_MS - performance.now()));
+  }
+  /** Draws the queued output now. */
+  function settle() {
+    clearTimeout(timer);
+    timer = null;
+    lastRender = performance.now();
+    const parts = queued;
+    queued = [];
+    queuedLines = 0;
+    if (parts.length) appendParts(parts);
+  }
+
+  /** Appends [stream, text] parts (a "skipped" part is a note line) in one DOM update. */
+  function appendParts(parts) {
+    const stick = atBottom();
+    const fresh = document.createDocumentFragment();
+    for (const [stream, text] of parts) {
+      if (stream !== "skipped") {
+        write(stream, text, fresh);
+        continue;
+      }
+      const note = el("span", { class: "note skipped", "data-stream": "skipped" }, text);
+      fresh.append(note);
+      bound.count(note, 1);
+    }
+    log.append(fresh);
+    bound.trim();
     if (stick) log.scrollTop = log.scrollHeight;
   }
 
@@ -58,23 +241,26 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
   }
 
   return {
+    /** A new run: "Save output" saves its output from now on. */
+    beginRun(number) {
+      record = createRecord(number);
+    },
     /** stdout/stderr, rendered as a terminal would ("\r", "\b", ANSI colours: terminal.js). */
     output(stream, text) {
-      const last = log.lastElementChild;
-      const term = last && last.dataset.stream === stream ? terminals.get(last) : undefined;
-      if (term && term.size < 20000) {
-        const stick = atBottom();
-        term.write(text);
-        if (stick) log.scrollTop = log.scrollHeight;
-        return;
-      }
-      const box = el("span", { class: `out ${stream}`, "data-stream": stream });
-      const fresh = createTerminal(box);
-      terminals.set(box, fresh);
-      fresh.write(text);
-      append(box);
+      record.add(text);
+      enqueue([[stream, text]]);
     },
+    /** A batch of the run's output (kind "output": {parts, full?, unsaved?}). */
+    batch({ parts, full, unsaved = 0 }) {
+      record.add(full ?? parts.filter(([stream]) => stream !== "skipped").map(([, text]) => text).join(""), unsaved);
+      enqueue(parts);
+    },
+    /** Draws the output still queued (at the end of a run). */
+    settle,
+    /** The last run's output as "Save output" saves it. */
+    savedText: () => record.text(),
     traceback({ text }) {
+      record.add(text);
       const box = el("span", { class: "out traceback", "data-stream": "traceback" });
       for (const part of tracebackParts(text)) {
         if (part.line === undefined) {
@@ -86,7 +272,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
           box.append(link);
         }
       }
-      append(box);
+      append(box, text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
     },
     /** One line per None gradient: "line 12: the gradient of y with respect to x is None. <why>". */
     nones(items) {
@@ -103,14 +289,16 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
         }
         box.append(row);
       }
-      append(box);
+      append(box, items.length);
     },
     note(text, kind = "info") {
-      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text), kind === "run");
+      append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text), 1, kind === "run");
     },
     clear() {
+      settle();
       log.replaceChildren();
+      bound.clear();
     },
-    text: () => log.textContent,
+    text: () => (settle(), log.textContent),
   };
 }

@@ -42,6 +42,11 @@ export const MESSAGES = {
   plot: { from: "python", fields: ["key", "png"], about: "a matplotlib figure; a known key replaces its image" },
   training: { from: "python", fields: ["event", "..."], about: "the live training plot (training-plot.js)" },
   weights: { from: "python", fields: ["path", "data"], about: "a file model.save_weights wrote, to keep" },
+  output: { from: "python", fields: ["parts", "full?", "unsaved?"],
+    about: "a batch of the run's stdout/stderr (at most one per 50 ms): parts [[stream, text]], a "
+      + "\"skipped\" part where a long batch was cut, its whole text as full when cut (for Save "
+      + "output), unsaved: characters past the run's 16 MB kept for saving (output.py)" },
+  note: { from: "python", fields: ["text"], about: "a note for the console, e.g. figures not shown" },
 };
 
 /** Throws unless `type` is a kind of the table sent by `from`. */

@@ -15,6 +15,7 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
   editor.clearMarks();
   plots.clear();
   graph.clear();
+  output.beginRun(number);
   output.note(`▶ Run ${number}`, "run");
   const sessionFiles = runCode.files || (runCode.files = new Map());   // path -> base64, this page
   const sink = {
@@ -32,6 +33,8 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
         output.traceback(data);
         if (data.line) editor.markError(data.line);
       },
+      output: (data) => output.batch(data),
+      note: (data) => output.note(data.text),
       nones: (data) => output.nones(data.items),
       plot: (data) => plots.show(data),
       training: (data) => plots.training(data),
@@ -54,6 +57,7 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
   let status;
   try {
     status = await runner.run(code, sink);
+    output.settle();
   } catch (err) {
     output.note(`Python could not start: ${err.message}`, "error");
     return { ok: false, error: { type: "BootError", line: null }, interrupted: false };

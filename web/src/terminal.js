@@ -1,7 +1,8 @@
 // Output rendered as a terminal shows it: "\r" returns to the start of the line, "\b" steps back
 // one column, and ANSI SGR codes (bold, colours) style the text instead of showing as garbage;
 // "ESC[K" erases to the end of the line. Keras's progress bar relies on all of these to redraw one
-// line, even when its output is not a terminal. Text is only ever added as text nodes.
+// line, even when its output is not a terminal. Text is only ever added as text nodes. Each
+// finished line is one element (".term-line"), so the console can drop its oldest lines.
 import { el } from "./dom.js";
 
 const TOKEN = /\x1b\[([0-9;?]*)([A-Za-z])|\x1b[()][A-Za-z0-9]|\r\n|[\r\b\n]/g;
@@ -65,16 +66,39 @@ export function createTerminal(box) {
     }
   }
 
+  let finished = null;   // the lines one write ends, inserted together (one DOM update)
   function endLine() {
-    const nodes = cellNodes(cells);
-    nodes.push(document.createTextNode("\n"));
-    live.before(...nodes);
+    const line = el("span", { class: "term-line" }, ...cellNodes(cells), "\n");
+    (finished ||= document.createDocumentFragment()).append(line);
     cells = [];
     cursor = 0;
   }
 
+  /** Text without control characters (the usual case, and a flood's): whole lines at once. */
+  function writePlain(text) {
+    const lines = text.split("\n");
+    const last = lines.pop();
+    const plain = !styleClass(style);
+    for (const line of lines) {
+      if (plain && cells.length === 0 && cursor === 0) {
+        (finished ||= document.createDocumentFragment()).append(el("span", { class: "term-line" }, line + "\n"));
+      } else {
+        put(line);
+        endLine();
+      }
+    }
+    put(last);
+    const ended = finished ? finished.childElementCount : 0;
+    if (finished) live.before(finished);
+    finished = null;
+    live.replaceChildren(...cellNodes(cells));
+    return ended;
+  }
+
   return {
+    /** Writes text; returns the number of lines it ended (each a ".term-line" element of `box`). */
     write(text) {
+      if (!/[\r\b\x1b]/.test(text)) return writePlain(text);
       let at = 0;
       for (const m of text.matchAll(TOKEN)) {
         if (m.index > at) put(text.slice(at, m.index));
@@ -94,11 +118,15 @@ export function createTerminal(box) {
         // other sequences (cursor up, scrolling...) have no meaning in a log: dropped
       }
       if (at < text.length) put(text.slice(at));
+      const ended = finished ? finished.childElementCount : 0;
+      if (finished) live.before(finished);
+      finished = null;
       live.replaceChildren(...cellNodes(cells));
+      return ended;
     },
-    /** Characters written so far, for the size limit of a chunk. */
-    get size() {
-      return box.textContent.length;
+    /** Whether the line being written has text. */
+    get open() {
+      return cells.length > 0;
     },
   };
 }

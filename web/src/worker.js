@@ -19,6 +19,7 @@ self.addEventListener("securitypolicyviolation", (e) => {
 const BOOT_STEPS = 3;
 let pyodide = null;
 let session = null;
+let batcher = null;   // playground_runtime.output.OutputBatcher
 // The modules of NumPy and tapegrad are in the boot snapshot, but not their files (nor
 // networkx's, which only a program's own import needs): those download in the background and are
 // written after the first run (or after FILES_IDLE_MS without one), as their synchronous file
@@ -39,8 +40,9 @@ function startFilesLater() {
   return filesLater;
 }
 
-// Output goes out in chunks: per line would flood the page when code prints in a tight loop,
-// and the worker is busy while Python runs, so a timer could not flush. Flush on size or age.
+// Output written below Python (not through sys.stdout, which Python batches itself) goes out in
+// chunks: per line would flood the page, and the worker is busy while Python runs, so a timer
+// could not flush. Flush on size or age.
 const pending = { stdout: "", stderr: "" };
 let lastFlush = 0;
 function flushOutput() {
@@ -91,10 +93,14 @@ async function boot(interrupt, keptBoot) {
     if (interrupt) pyodide.setInterruptBuffer(interrupt);
     writeRuntime();
     const runtime = pyodide.pyimport("playground_runtime");
-    session = runtime.Session((kind, payload) => {
+    // stdout/stderr of a run are batched in Python (playground_runtime/output.py): at most one
+    // "output" message per 50 ms, a long batch cut to its head and tail, whatever the code prints.
+    batcher = pyodide.pyimport("playground_runtime.output").OutputBatcher((kind, payload) => {
       flushOutput();   // keep output and messages in the order Python produced them
+      if (kind === "output" && firstRun && !firstRun.outputShown) firstRun.outputShown = performance.now();
       toPage("msg", { kind, payload });
     }, flushOutput);
+    session = runtime.Session(batcher.send, batcher.flush);
     marks.runtime = performance.now();
     progress(3, "Importing tapegrad");
     pyodide.pyimport("tapegrad").destroy();   // imported already after a snapshot restore
@@ -133,7 +139,7 @@ async function run(code) {
       errorCallback: (text) => toPage("out", { stream: "stderr", text: text + "\n" }),
     });
     stamp("runStarted");
-    const result = session.run(code);
+    const result = batcher.run(session, code);
     stamp("runEnded");
     status = result.toJs({ dict_converter: Object.fromEntries });
     result.destroy();

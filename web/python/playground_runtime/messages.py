@@ -9,5 +9,7 @@ NONES = "nones"           # {"items": [...]}: each None gradient explained (grap
 PLOT = "plot"             # {"key", "png"}: a matplotlib figure
 TRAINING = "training"     # {"event", ...}: the live training plot (training.TrainingFeed)
 WEIGHTS = "weights"       # {"path", "data"}: a file model.save_weights wrote
+OUTPUT = "output"         # {"parts", "full"?, "unsaved"?}: a batch of stdout/stderr (output.py)
+NOTE = "note"             # {"text"}: a note for the console, e.g. figures not shown
 
-KINDS = (TRACEBACK, GRAPH, NONES, PLOT, TRAINING, WEIGHTS)
+KINDS = (TRACEBACK, GRAPH, NONES, PLOT, TRAINING, WEIGHTS, OUTPUT, NOTE)
