@@ -18,14 +18,17 @@ A primitive with no gradient gets a rule raising the loop's LookupError.
 
 The makers, for VJPs that batch by a pattern:
 
-- ``own_vjp``        the VJP already broadcasts over a leading axis: it is the rule;
+- ``own_vjp``        the VJP already broadcasts over a leading axis: it is the rule (a VJP that
+                     reads input shapes counts the rows as ``lead_of(g, ans)`` leading axes);
+- ``rows_first``     VJPs that read an input's shape (reshape, reductions): the inputs are given
+                     the rows' axis and the attributes that count axes are shifted past it;
 - ``rows_broadcast`` elementwise-like binaries whose VJP ends in ``unbroadcast``;
 - ``rows_last``      gathers and segments along leading axes (the rows become a last axis);
 - ``folded``         ops that treat each example on its own (the rows join the examples' axis).
 
 ``tests/engine/test_batching.py`` checks every rule against the loop, bit for bit.
 """
-from .ground import add, broadcast_to, reduce_sum, reshape_to
+from .ground import add, broadcast_to, reduce_sum, reshape_to, unbroadcast
 from .primitives import TABLE, defbatched
 from .recording import bind
 
@@ -99,13 +102,15 @@ def unbroadcast_rows(G, shape):
     return G
 
 
-def spread_rows(G, x, axes, keepdims):
-    """``ground.broadcast_back`` for each row: a reduction's cotangents over ``x``'s shape."""
-    shape = _shape(x)
-    if not keepdims:
-        kept = tuple(1 if axes is None or i in axes else d for i, d in enumerate(shape))
-        G = reshape_to(G, (rows(G),) + kept)
-    return broadcast_to(G, (rows(G),) + shape)
+def lead_of(g, ans):
+    """How many leading row axes a VJP's cotangent ``g`` has beyond its output ``ans``'s (0 in
+    the VJP's own calls, 1 when ``own_vjp`` runs it for all rows)."""
+    return g._value.ndim - ans._value.ndim
+
+
+def unbroadcast_lead(g, shape, lead):
+    """``ground.unbroadcast`` that keeps ``lead`` (0 or 1) leading row axes out of the sum."""
+    return unbroadcast_rows(g, shape) if lead else unbroadcast(g, shape)
 
 
 # -- the makers -------------------------------------------------------------------------------
@@ -114,6 +119,37 @@ def own_vjp(*prims):
     ``unbroadcast``, no reshape to the input's shape, axes counted from the end)."""
     for prim in prims:
         defbatched(prim, prim.vjp)
+
+
+def rows_first(*prims, lift=None, data=(0,)):
+    """For VJPs that would keep a leading axis out of the op's axes if their inputs had one,
+    but read an input's shape (``reshape`` back to it, a reduction's spread): the inputs at
+    positions ``data`` and the output are broadcast over the rows, ``lift(attrs, inputs)`` (see
+    ``past_rows``) shifts the attributes that count axes past the rows' axis, and the VJP's
+    cotangents are then the rows' own."""
+    for prim in prims:
+        defbatched(prim, _rows_first_rule(prim.vjp, lift, data))
+
+
+def _rows_first_rule(vjp, lift, data):
+    def batched(G, ans, inputs, attrs, wanted):
+        n = rows(G)
+        inner = tuple(broadcast_to(x, (n,) + _shape(x)) if i in data else x
+                      for i, x in enumerate(inputs))
+        return vjp(G, broadcast_to(ans, (n,) + _shape(ans)), inner,
+                   attrs if lift is None else lift(attrs, inputs), wanted)
+    return batched
+
+
+def past_rows(name):
+    """A ``lift`` for ``rows_first``: attribute ``name`` (an axis, a tuple of axes, or None for
+    all axes of the first input) shifted past the rows' axis."""
+    def lift(attrs, inputs):
+        a = attrs[name]
+        if a is None:
+            a = tuple(range(inputs[0]._value.ndim))
+        return {**attrs, name: tuple(map(shifted, a)) if isinstance(a, tuple) else shifted(a)}
+    return lift
 
 
 def rows_broadcast(*prims):

@@ -8,6 +8,7 @@ from ..backend import xp
 from .. import checks, convert, dtypes
 from ..errors import InternalError, InvalidArgumentError
 from ..checks import check_dtype
+from ..checks.dtype_rules import composite
 from ..ground import (  # noqa: F401  (add and multiply are the ground's)
     ADD, MUL, NO_ATTRS, add, binary, conj_if_complex, incompatible, multiply, quiet, scalar_like,
     unary, unbroadcast,
@@ -17,10 +18,10 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..tensor import EagerTensor, convert_to_tensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
+from ..checks.dtype_rules import ANY, COMPLEX_NAMES, FLOAT, FLOAT_INT, NUMBER, REAL, SIGNED
 from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
 from ..batching import own_vjp, rows_broadcast
-from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
 from ..primitives import NO_GRADIENT, exempt
@@ -31,17 +32,20 @@ def _shape(x):
 
 
 # -- binary, with broadcasting: each VJP undoes broadcasting with ``unbroadcast`` -----------------
-SUB = primitive("Sub", kernels.route_binary("sub", xp.subtract), incompatible)
+SUB = primitive("Sub", kernels.route_binary("sub", xp.subtract), incompatible,
+                dtypes=NUMBER.unguarded())
 defshape(SUB, shape_rules.broadcasting)
-DIV = primitive("RealDiv", kernels.route_binary("div", quiet(xp.true_divide)), incompatible)
+DIV = primitive("RealDiv", kernels.route_binary("div", quiet(xp.true_divide)), incompatible,
+                dtypes=NUMBER.no_kernel("int32", "int64"))
 defshape(DIV, shape_rules.broadcasting)
-MAXIMUM = primitive("Maximum", kernels.route_binary("max", xp.maximum), incompatible)
+MAXIMUM = primitive("Maximum", kernels.route_binary("max", xp.maximum), incompatible, dtypes=REAL)
 defshape(MAXIMUM, shape_rules.broadcasting)
-MINIMUM = primitive("Minimum", kernels.route_binary("min", xp.minimum), incompatible)
+MINIMUM = primitive("Minimum", kernels.route_binary("min", xp.minimum), incompatible, dtypes=REAL)
 defshape(MINIMUM, shape_rules.broadcasting)
-FLOORDIV = primitive("FloorDiv", quiet(xp.floor_divide), incompatible)
+FLOORDIV = primitive("FloorDiv", quiet(xp.floor_divide), incompatible,
+                     dtypes=NUMBER.no_kernel(*COMPLEX_NAMES))
 defshape(FLOORDIV, shape_rules.broadcasting)
-FLOORMOD = primitive("FloorMod", quiet(xp.mod), incompatible)
+FLOORMOD = primitive("FloorMod", quiet(xp.mod), incompatible, dtypes=REAL)
 defshape(FLOORMOD, shape_rules.broadcasting)
 
 
@@ -56,7 +60,7 @@ def _integer_division(op, x, y):
 
 def subtract(x, y, name=None):
     x, y = convert.binary(x, y, "Sub")
-    check_dtype("Sub", x)
+    check_dtype(SUB, x)
     return bind(SUB, (x, y), NO_ATTRS)
 
 
@@ -154,12 +158,12 @@ defjvp(FLOORMOD, lambda t, ans, x, y: t,
 
 
 # -- negation, absolute value, sign, rounding ------------------------------------------------------
-NEG = primitive("Neg", kernels.route_unary("neg", xp.negative))
+NEG = primitive("Neg", kernels.route_unary("neg", xp.negative), dtypes=SIGNED)
 deflinear(NEG, lambda g, ans, x: negative(g))
 defshape(NEG, shape_rules.same)
 
 
-ABS = elementwise("Abs", kernels.route_unary("abs", xp.abs), lambda ans, x: sign(x))
+ABS = elementwise("Abs", kernels.route_unary("abs", xp.abs), lambda ans, x: sign(x), dtypes=SIGNED)
 defshape(ABS, shape_rules.real_of)
 
 
@@ -171,15 +175,17 @@ def _abs_vjp(g, ans, x):
 
 
 defvjp(ABS, _abs_vjp)
-SIGN = primitive("Sign", xp.sign)  # TensorFlow registers a zero gradient (not None) for Sign
-defvjp(SIGN, lambda g, ans, x: zeros_of(x))
+SIGN = primitive("Sign", xp.sign,
+                 dtypes=SIGNED)  # TensorFlow registers a zero gradient (not None) for Sign
+defvjp(SIGN, lambda g, ans, x: zeros_of(g))   # (g: x's shape and dtype, and any rows)
 defjvp(SIGN, lambda t, ans, x: zeros_of(ans))
 defshape(SIGN, shape_rules.same)
-FLOOR = defnondiff(primitive("Floor", xp.floor))   # TensorFlow: gradient None
+FLOOR = defnondiff(primitive("Floor", xp.floor, dtypes=FLOAT))   # TensorFlow: gradient None
 defshape(FLOOR, shape_rules.same)
-CEIL = defnondiff(primitive("Ceil", xp.ceil))
+CEIL = defnondiff(primitive("Ceil", xp.ceil, dtypes=FLOAT))
 defshape(CEIL, shape_rules.same)
-ROUND = defnondiff(primitive("Round", xp.round))    # banker's rounding, as TensorFlow
+ROUND = defnondiff(primitive("Round", xp.round,
+                             dtypes=NUMBER.no_kernel(*COMPLEX_NAMES)))    # banker's rounding, as TensorFlow
 defshape(ROUND, shape_rules.same)
 
 
@@ -215,7 +221,7 @@ def _cast_impl(x, dtype):
     return x.astype(dtype)
 
 
-CAST = primitive("Cast", _cast_impl)
+CAST = primitive("Cast", _cast_impl, dtypes=ANY)
 defvjp(CAST, lambda g, ans, x, dtype: cast(g, x._value.dtype)
        if x._value.dtype.kind in "fc" and g._value.dtype.kind in "fc" else None)
 defjvp(CAST, lambda t, ans, x, dtype: cast(t, dtype) if xp.dtype(dtype).kind in "fc" else None)
@@ -234,10 +240,10 @@ def cast(x, dtype, name=None):
     return bind(CAST, (x,), {"dtype": target})
 
 
-IDENTITY = primitive("Identity", lambda x: x)
+IDENTITY = primitive("Identity", lambda x: x, dtypes=ANY)
 deflinear(IDENTITY, lambda g, ans, x: g)
 defshape(IDENTITY, shape_rules.same)
-STOP_GRADIENT = defnondiff(primitive("StopGradient", lambda x: x))
+STOP_GRADIENT = defnondiff(primitive("StopGradient", lambda x: x, dtypes=ANY))
 defshape(STOP_GRADIENT, shape_rules.same)
 
 
@@ -256,10 +262,13 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return minimum(maximum(t, clip_value_min), clip_value_max)
 
 
+ADD_N = composite("AddN", NUMBER)
+
+
 def add_n(inputs, name=None):
     """The sum of tensors of one shape and dtype (no broadcasting, as TensorFlow's AddN)."""
     xs = convert.same_dtype(list(inputs), "AddN")
-    check_dtype("AddN", xs[0])
+    check_dtype(ADD_N, xs[0])
     for i, x in enumerate(xs[1:], 1):
         if x._value.shape != xs[0]._value.shape:
             raise checks.invalid("AddN", f"add_n: inputs must have the same shape: input 0 is "
@@ -336,9 +345,11 @@ def _truncate_mod_impl(x, y):
         return xp.fmod(x, y).astype(x.dtype)
 
 
-TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl))   # TF: None, None
+TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl,
+                                    dtypes=NUMBER))   # TF: None, None
 defshape(TRUNCATE_DIV, shape_rules.broadcasting)
-TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl)  # TF registers no gradient: LookupError
+TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl,
+                         dtypes=FLOAT_INT)  # TF registers no gradient: LookupError
 exempt(TRUNCATE_MOD, **NO_GRADIENT)
 defshape(TRUNCATE_MOD, shape_rules.broadcasting)
 
@@ -378,12 +389,6 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-own_vjp(IDENTITY, NEG, CAST, ABS)
+own_vjp(IDENTITY, NEG, CAST, ABS, SIGN)
 rows_broadcast(ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM, FLOORMOD)
 
-
-def _batched_sign(G, ans, inputs, attrs, wanted):
-    return [zeros_of(G)]   # the loop's zeros_of(x) for each row
-
-
-defbatched(SIGN, _batched_sign)

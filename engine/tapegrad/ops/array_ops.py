@@ -9,10 +9,10 @@ from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's
 from ..ground import conj_if_complex
 from ..recording import bind
 from ..table import deflinear, primitive
+from ..checks.dtype_rules import ANY, INTERNAL
 from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
 from .. import batching
-from ..ground import reshape_to
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -26,8 +26,14 @@ def _fmt(shape):
 
 
 # -- reshape and broadcast_to are the ground's; transpose ----------------------------------------
-TRANSPOSE = primitive("Transpose", lambda x, perm: xp.transpose(x, perm).copy())
-deflinear(TRANSPOSE, lambda g, ans, x, perm: transpose(g, tuple(int(i) for i in xp.argsort(perm))))
+TRANSPOSE = primitive("Transpose", lambda x, perm: xp.transpose(x, perm).copy(), dtypes=ANY)
+def _transpose_vjp(g, ans, x, perm):
+    """The inverse permutation, past any leading rows of ``g`` (``own_vjp``)."""
+    lead = batching.lead_of(g, ans)
+    return transpose(g, tuple(range(lead)) + tuple(int(i) + lead for i in xp.argsort(perm)))
+
+
+deflinear(TRANSPOSE, _transpose_vjp)
 defshape(TRANSPOSE, shape_rules.transpose)
 
 
@@ -103,19 +109,17 @@ def _concat_error(inputs, attrs, exc):
 
 def _concat_vjp(g, ans, inputs, attrs, wanted):
     axis = attrs["axis"]
+    lead = (slice(None),) * (axis + batching.lead_of(g, ans))
     out, start = [], 0
     for x, w in zip(inputs, wanted):
         n = _shape(x)[axis]
-        if w:
-            idx = (slice(None),) * axis + (slice(start, start + n),)
-            out.append(getitem(g, idx))
-        else:
-            out.append(None)
+        out.append(getitem(g, lead + (slice(start, start + n),)) if w else None)
         start += n
     return out
 
 
-CONCAT = primitive("ConcatV2", lambda *xs, axis: xp.concatenate(xs, axis=axis), _concat_error)
+CONCAT = primitive("ConcatV2", lambda *xs, axis: xp.concatenate(xs, axis=axis), _concat_error,
+                   dtypes=ANY)
 deflinear(CONCAT)
 defshape(CONCAT, shape_rules.concat)
 CONCAT.vjp = _concat_vjp
@@ -137,16 +141,15 @@ def concat(values, axis, name=None):
 
 
 def _stack_vjp(g, ans, inputs, attrs, wanted):
-    axis = attrs["axis"]
-    return [getitem(g, (slice(None),) * axis + (i,)) if w else None
-            for i, w in enumerate(wanted)]
+    lead = (slice(None),) * (attrs["axis"] + batching.lead_of(g, ans))
+    return [getitem(g, lead + (i,)) if w else None for i, w in enumerate(wanted)]
 
 
 def _stack_error(inputs, attrs, exc):
     return "Shapes of all inputs must match: " + " != ".join(_fmt(_shape(x)) for x in inputs)
 
 
-PACK = primitive("Pack", lambda *xs, axis: xp.stack(xs, axis=axis), _stack_error)
+PACK = primitive("Pack", lambda *xs, axis: xp.stack(xs, axis=axis), _stack_error, dtypes=ANY)
 deflinear(PACK)
 defshape(PACK, shape_rules.stack)
 PACK.vjp = _stack_vjp
@@ -226,13 +229,27 @@ def _slice_grad_impl(g, shape, index):
     return out
 
 
-STRIDED_SLICE = primitive("StridedSlice", _slice_impl, _slice_error)
+STRIDED_SLICE = primitive("StridedSlice", _slice_impl, _slice_error, dtypes=ANY)
 defshape(STRIDED_SLICE, shape_rules.sliced)
-STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _slice_grad_impl)
+STRIDED_SLICE_GRAD = primitive("StridedSliceGrad", _slice_grad_impl, exempt=INTERNAL)
 defshape(STRIDED_SLICE_GRAD, shape_rules.fixed_shape("shape"))
-deflinear(STRIDED_SLICE, lambda g, ans, x, index: bind(
-    STRIDED_SLICE_GRAD, (g,), {"shape": _shape(x), "index": index}))
-deflinear(STRIDED_SLICE_GRAD, lambda g, ans, x, shape, index: getitem(g, index))
+def _row_index(index, lead):
+    """``index`` with ``lead`` leading row axes kept whole in front (``own_vjp``); only basic
+    indices (ints, slices, None, Ellipsis) are batched this way."""
+    if not lead:
+        return index
+    index = index if isinstance(index, tuple) else (index,)
+    for i in index:
+        if not (i is None or i is Ellipsis or isinstance(i, (int, slice))) or isinstance(i, bool):
+            raise batching.NotBatchable(index)
+    return (slice(None),) * lead + index
+
+
+deflinear(STRIDED_SLICE, lambda g, ans, x, index: bind(STRIDED_SLICE_GRAD, (g,), {
+    "shape": _shape(g)[:batching.lead_of(g, ans)] + _shape(x),
+    "index": _row_index(index, batching.lead_of(g, ans))}))
+deflinear(STRIDED_SLICE_GRAD, lambda g, ans, x, shape, index: getitem(
+    g, _row_index(index, batching.lead_of(g, ans))))
 
 
 def getitem(x, key):
@@ -368,70 +385,6 @@ def rank(input, name=None):  # noqa: A002
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _row_index(index):
-    """``index`` with the row axis kept whole in front; only basic indices (ints, slices, None,
-    Ellipsis) are batched this way."""
-    index = index if isinstance(index, tuple) else (index,)
-    for i in index:
-        if not (i is None or i is Ellipsis or isinstance(i, (int, slice))) or isinstance(i, bool):
-            raise batching.NotBatchable(index)
-    return (slice(None),) + index
-
-
-def _batched_slice(G, ans, inputs, attrs, wanted):
-    shape = (G._value.shape[0],) + batching.shape_of(inputs[0])
-    return [bind(STRIDED_SLICE_GRAD, (G,),
-                 {"shape": shape, "index": _row_index(attrs["index"])})]
-
-
-defbatched(STRIDED_SLICE, _batched_slice)
-
-
-def _batched_slice_grad(G, ans, inputs, attrs, wanted):
-    return [getitem(G, _row_index(attrs["index"]))]
-
-
-defbatched(STRIDED_SLICE_GRAD, _batched_slice_grad)
-
-
-def _batched_reshape(G, ans, inputs, attrs, wanted):
-    return [reshape_to(G, (G._value.shape[0],) + batching.shape_of(inputs[0]))]
-
-
-defbatched(RESHAPE, _batched_reshape)
-
-
-def _batched_broadcast_to(G, ans, inputs, attrs, wanted):
-    return [batching.unbroadcast_rows(G, batching.shape_of(inputs[0]))]
-
-
-defbatched(BROADCAST_TO, _batched_broadcast_to)
-
-
-def _batched_transpose(G, ans, inputs, attrs, wanted):
-    back = tuple(int(i) + 1 for i in xp.argsort(attrs["perm"]))
-    return [transpose(G, (0,) + back)]
-
-
-defbatched(TRANSPOSE, _batched_transpose)
-
-
-def _batched_pack(G, ans, inputs, attrs, wanted):
-    lead = (slice(None),) * (attrs["axis"] + 1)
-    return [getitem(G, lead + (i,)) if w else None for i, w in enumerate(wanted)]
-
-
-defbatched(PACK, _batched_pack)
-
-
-def _batched_concat(G, ans, inputs, attrs, wanted):
-    lead = (slice(None),) * (attrs["axis"] + 1)
-    out, start = [], 0
-    for x, w in zip(inputs, wanted):
-        n = batching.shape_of(x)[attrs["axis"]]
-        out.append(getitem(G, lead + (slice(start, start + n),)) if w else None)
-        start += n
-    return out
-
-
-defbatched(CONCAT, _batched_concat)
+own_vjp(TRANSPOSE, PACK, CONCAT, STRIDED_SLICE, STRIDED_SLICE_GRAD)
+batching.rows_first(RESHAPE)          # the ground's VJP reshapes back to x's shape
+batching.rows_broadcast(BROADCAST_TO)   # and sums back to it

@@ -12,16 +12,16 @@ from ..checks import check_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import defjvp, deflinear, defvjp, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_NAMES, INTERNAL, REAL, UNSIGNED_NAMES, accepting, composite
 from .. import convert
-from ..ground import reduce_sum, reshape
+from ..ground import reduce_sum
 from ..tensor import wrap
 from .arithmetic_ops import realdiv
 from .matmul_ops import matmul
 from .window_ops import check_channels_last, window_geometry
 from .. import batching
-from ..batching import folded
+from ..batching import folded, own_vjp
 from ..ground import reshape_to
-from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
 
@@ -74,9 +74,9 @@ def _col2im_impl(cols, ksize, strides, dilations, pads, out_hw, in_hw):
     return xp.ascontiguousarray(padded[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + w, :])
 
 
-IM2COL = primitive("Im2Col", _im2col_impl)
+IM2COL = primitive("Im2Col", _im2col_impl, exempt=INTERNAL)
 defshape(IM2COL, lambda x, ksize, out_hw, **a: shape_rules.windows(x, ksize, out_hw))
-COL2IM = primitive("Col2Im", _col2im_impl)
+COL2IM = primitive("Col2Im", _col2im_impl, exempt=INTERNAL)
 defshape(COL2IM, shape_rules.image_sizes("in_hw"))
 deflinear(IM2COL, lambda g, ans, x, **a: bind(COL2IM, (g,), a))
 deflinear(COL2IM, lambda g, ans, cols, **a: bind(IM2COL, (g,), a))
@@ -91,23 +91,29 @@ def _conv_impl(x, w, ksize, strides, dilations, pads, out_hw, in_hw):
     return out.reshape(n, out_hw[0], out_hw[1], w.shape[3])
 
 
-CONV2D = primitive("Conv2D", _conv_impl)
+CONV2D = primitive("Conv2D", _conv_impl,
+                   dtypes=accepting(*FLOAT_NAMES, "int8", "int16", "int32", *UNSIGNED_NAMES))
 defshape(CONV2D, shape_rules.convolution("out_hw"))
 
 
+# (Any rows of g, beyond ans, stay in front: the matmuls once per row, a stack of the loop's
+# products, then the window op over rows times examples; ``own_vjp`` below.)
 def _conv_vjp_x(g, ans, x, w, **a):
-    n, oh, ow, o = g._value.shape
+    lead, (n, oh, ow, o) = g._value.shape[:-4], g._value.shape[-4:]
     kh, kw, c, _ = w._value.shape
-    cols = matmul(reshape(g, (-1, o)), reshape(w, (-1, o)), transpose_b=True)
-    return bind(COL2IM, (reshape(cols, (n, oh, ow, kh, kw, c)),), a)
+    cols = matmul(reshape_to(g, lead + (n * oh * ow, o)), reshape_to(w, (kh * kw * c, o)),
+                  transpose_b=True)
+    rows = int(xp.prod(lead, dtype=int))
+    out = bind(COL2IM, (reshape_to(cols, (rows * n, oh, ow, kh, kw, c)),), a)
+    return reshape_to(out, lead + x._value.shape) if lead else out
 
 
 def _conv_vjp_w(g, ans, x, w, **a):
-    o = g._value.shape[3]
-    cols = bind(IM2COL, (x,), a)
+    lead, (n, oh, ow, o) = g._value.shape[:-4], g._value.shape[-4:]
     k = int(w._value.size) // o
-    return reshape(matmul(reshape(cols, (-1, k)), reshape(g, (-1, o)), transpose_a=True),
-                   w._value.shape)
+    cols = reshape_to(bind(IM2COL, (x,), a), (n * oh * ow, k))
+    return reshape_to(matmul(cols, reshape_to(g, lead + (n * oh * ow, o)), transpose_a=True),
+                      lead + w._value.shape)
 
 
 defvjp(CONV2D, _conv_vjp_x, _conv_vjp_w)
@@ -164,11 +170,14 @@ def _pool_attrs(x, ksize, strides, padding, op):
             "in_hw": in_hw}
 
 
+AVG_POOL = composite("AvgPool", FLOAT)
+
+
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """Mean over each window; with 'SAME' padding only the real (unpadded) entries count."""
     _check_format(data_format, "AvgPool")
     x = convert.tensor(input)
-    check_dtype("AvgPool", x)
+    check_dtype(AVG_POOL, x)
     a = _pool_attrs(x, ksize, strides, padding, "AvgPool")
     ones = xp.ones((1,) + a["in_hw"] + (1,), x._value.dtype)
     count = _im2col_impl(ones, **a).sum(axis=(3, 4))
@@ -199,11 +208,12 @@ def _scatter_to_max(x, g, **a):
     return xp.bincount(idx, weights=g.reshape(-1), minlength=x.size).astype(g.dtype).reshape(x.shape)
 
 
-MAX_POOL = primitive("MaxPool", lambda x, **a: _take_at_max(x, x, **a))
+MAX_POOL = primitive("MaxPool", lambda x, **a: _take_at_max(x, x, **a), dtypes=REAL)
 defshape(MAX_POOL, shape_rules.image_sizes("out_hw"))
-MAX_POOL_GRAD = primitive("MaxPoolGrad", _scatter_to_max)          # (x, g) -> dx
+MAX_POOL_GRAD = primitive("MaxPoolGrad", _scatter_to_max, exempt=INTERNAL)          # (x, g) -> dx
 defshape(MAX_POOL_GRAD, shape_rules.same)
-MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max)    # (x, t) -> t at the maxima
+MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max,
+                               exempt=INTERNAL)    # (x, t) -> t at the maxima
 defshape(MAX_POOL_GRAD_GRAD, shape_rules.image_sizes("out_hw"))
 defvjp(MAX_POOL, lambda g, ans, x, **a: bind(MAX_POOL_GRAD, (x, g), a))
 defjvp(MAX_POOL, lambda t, ans, x, **a: bind(MAX_POOL_GRAD_GRAD, (x, t), a))
@@ -243,26 +253,4 @@ def pool_attrs(x, ksize, strides, padding):
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
 folded(IM2COL, COL2IM)   # the windows of 2-D convolutions
 folded(MAX_POOL, MAX_POOL_GRAD, MAX_POOL_GRAD_GRAD, per_example=(0,))   # x: where the maxima are
-
-
-def _batched_conv2d(G, ans, inputs, attrs, wanted):
-    """The VJP's matmuls once per row (a stack of the loop's products), then its window ops."""
-    x, w = inputs
-    rows = batching.rows(G)
-    n, oh, ow, o = batching.shape_of(G)[1:]
-    kh, kw, c, _ = batching.shape_of(w)
-    g = reshape_to(G, (rows, n * oh * ow, o))
-    cx = cw = None
-    if wanted[0]:
-        cols = matmul(g, reshape_to(w, (kh * kw * c, o)), transpose_b=True)
-        cx = batching.unfold(bind(COL2IM, (reshape_to(cols, (rows * n, oh, ow, kh, kw, c)),),
-                          attrs), rows)
-    if wanted[1]:
-        cols = bind(IM2COL, (x,), attrs)
-        k = kh * kw * c
-        cw = reshape_to(matmul(reshape_to(cols, (n * oh * ow, k)), g, transpose_a=True),
-                        (rows,) + batching.shape_of(w))
-    return [cx, cw]
-
-
-defbatched(CONV2D, _batched_conv2d)
+own_vjp(CONV2D)

@@ -28,15 +28,16 @@ from ..backend import xp
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import INTERNAL, accepting
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
-from ..ground import multiply, reduce_sum, reshape
+from ..ground import multiply, reduce_sum
 from .arithmetic_ops import cast
 from .array_ops import transpose
 from .sparse_ops import SparseTensor
 from .. import batching
 from ..ground import reshape_to
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 from ..primitives import NO_GRADIENT, exempt
@@ -180,13 +181,15 @@ def _ctc_impl(logits, labels, label_length, logit_length, blank, log_0, want_gra
     return (grad if want_grad else loss).astype(logits.dtype)
 
 
-CTC_LOSS = primitive("CTCLoss", lambda x, **k: _ctc_impl(x, want_grad=False, **k))
+CTC_LOSS = primitive("CTCLoss", lambda x, **k: _ctc_impl(x, want_grad=False, **k),
+                     dtypes=accepting("float32", "float64"))
 defshape(CTC_LOSS, lambda x, **k: shape_rules.Spec(None if x.shape is None else x.shape[1:2], x.dtype))
-CTC_LOSS_GRAD = primitive("CTCLossGrad", lambda x, **k: _ctc_impl(x, want_grad=True, **k))
+CTC_LOSS_GRAD = primitive("CTCLossGrad", lambda x, **k: _ctc_impl(x, want_grad=True, **k),
+                          exempt=INTERNAL)
 exempt(CTC_LOSS_GRAD, **NO_GRADIENT)
 defshape(CTC_LOSS_GRAD, shape_rules.same)
-defvjp(CTC_LOSS, lambda g, ans, x, **k: multiply(reshape(g, (1, -1, 1)),
-                                                 bind(CTC_LOSS_GRAD, (x,), k)))
+defvjp(CTC_LOSS, lambda g, ans, x, **k: multiply(   # g[..., None, :, None]: any rows stay in front
+    reshape_to(g, g._value.shape[:-1] + (1, g._value.shape[-1], 1)), bind(CTC_LOSS_GRAD, (x,), k)))
 defjvp(CTC_LOSS, lambda t, ans, x, **k: reduce_sum(multiply(bind(CTC_LOSS_GRAD, (x,), k), t),
                                                    axis=[0, 2]))
 
@@ -514,11 +517,4 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_ctc_loss(G, ans, inputs, attrs, wanted):
-    """The VJP's ``g[None, :, None] * grad``, with the rows in front."""
-    rows, batch = batching.rows(G), batching.shape_of(G)[1]
-    return [multiply(reshape_to(G, (rows, 1, batch, 1)),
-                     bind(CTC_LOSS_GRAD, (inputs[0],), attrs))]
-
-
-defbatched(CTC_LOSS, _batched_ctc_loss)
+own_vjp(CTC_LOSS)

@@ -4,9 +4,10 @@ from .. import checks, convert
 from ..ground import quiet
 from ..recording import bind
 from ..table import deflinear, defjvp, defvjp, primitive
+from ..checks.dtype_rules import NUMBER
 from .arithmetic_ops import multiply, realdiv
 from .. import batching
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -27,17 +28,18 @@ def _cum_impl(fn, identity):
     return impl
 
 
-CUMSUM = primitive("Cumsum", _cum_impl(xp.cumsum, 0))
+CUMSUM = primitive("Cumsum", _cum_impl(xp.cumsum, 0), dtypes=NUMBER)
 deflinear(CUMSUM, lambda g, ans, x, axis, exclusive, reverse: cumsum(
-    g, axis=axis, exclusive=exclusive, reverse=not reverse))
+    g, axis=axis + batching.lead_of(g, ans), exclusive=exclusive, reverse=not reverse))
 defshape(CUMSUM, shape_rules.same)
-CUMPROD = primitive("Cumprod", quiet(_cum_impl(xp.cumprod, 1)))
+CUMPROD = primitive("Cumprod", quiet(_cum_impl(xp.cumprod, 1)), dtypes=NUMBER)
 defshape(CUMPROD, shape_rules.same)
 
 
 def _cumprod_vjp(g, ans, x, axis, exclusive, reverse):
     # TensorFlow's rule: divides by x, so it is not defined at zeros.
-    return realdiv(cumsum(multiply(ans, g), axis=axis, exclusive=exclusive, reverse=not reverse), x)
+    return realdiv(cumsum(multiply(ans, g), axis=axis + batching.lead_of(g, ans),
+                          exclusive=exclusive, reverse=not reverse), x)
 
 
 def _cumprod_jvp(t, ans, x, axis, exclusive, reverse):
@@ -64,18 +66,4 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_cumsum(G, ans, inputs, attrs, wanted):
-    return [cumsum(G, axis=batching.shifted(attrs["axis"]), exclusive=attrs["exclusive"],
-                   reverse=not attrs["reverse"])]
-
-
-defbatched(CUMSUM, _batched_cumsum)
-
-
-def _batched_cumprod(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    return [realdiv(cumsum(multiply(ans, G), axis=batching.shifted(attrs["axis"]),
-                           exclusive=attrs["exclusive"], reverse=not attrs["reverse"]), x)]
-
-
-defbatched(CUMPROD, _batched_cumprod)
+own_vjp(CUMSUM, CUMPROD)

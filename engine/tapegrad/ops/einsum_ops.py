@@ -14,11 +14,12 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import INTERNAL
 from ..tensor import convert_to_tensor
 from ..variables import Variable
-from .shape_ops import _free_letter, einsum as _contract
+from .shape_ops import _free_letters, einsum as _contract
 from .. import batching
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -34,15 +35,26 @@ def _embed_impl(g, spec, shape):
     return out
 
 
-EINSUM_DIAGONAL = primitive("EinsumDiagonal", _diagonal_impl)
+EINSUM_DIAGONAL = primitive("EinsumDiagonal", _diagonal_impl, exempt=INTERNAL)
 defshape(EINSUM_DIAGONAL, shape_rules.einsum_one)
-EINSUM_DIAGONAL_EMBED = primitive("EinsumDiagonalEmbed", _embed_impl)
+EINSUM_DIAGONAL_EMBED = primitive("EinsumDiagonalEmbed", _embed_impl, exempt=INTERNAL)
 defshape(EINSUM_DIAGONAL_EMBED, shape_rules.fixed_shape("shape"))
-defvjp(EINSUM_DIAGONAL, lambda g, ans, x, spec: bind(
-    EINSUM_DIAGONAL_EMBED, (g,), {"spec": spec, "shape": tuple(x._value.shape)}))
+def _with_rows(spec, g, ans):
+    """``spec`` with letters of their own for any leading rows of ``g`` (``own_vjp``)."""
+    lead = batching.lead_of(g, ans)
+    if not lead:
+        return spec
+    lhs, out = spec.split("->")
+    rows = _free_letters(lead, spec)
+    return f"{rows}{lhs}->{rows}{out}"
+
+
+defvjp(EINSUM_DIAGONAL, lambda g, ans, x, spec: bind(EINSUM_DIAGONAL_EMBED, (g,), {
+    "spec": _with_rows(spec, g, ans),
+    "shape": tuple(g._value.shape[:batching.lead_of(g, ans)] + x._value.shape)}))
 defjvp(EINSUM_DIAGONAL, lambda t, ans, x, spec: bind(EINSUM_DIAGONAL, (t,), {"spec": spec}))
 defvjp(EINSUM_DIAGONAL_EMBED, lambda g, ans, u, spec, shape: bind(
-    EINSUM_DIAGONAL, (g,), {"spec": spec}))
+    EINSUM_DIAGONAL, (g,), {"spec": _with_rows(spec, g, ans)}))
 defjvp(EINSUM_DIAGONAL_EMBED, lambda t, ans, u, spec, shape: bind(
     EINSUM_DIAGONAL_EMBED, (t,), {"spec": spec, "shape": shape}))
 
@@ -134,21 +146,4 @@ def einsum(equation, *inputs, **kwargs):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_einsum_diagonal(G, ans, inputs, attrs, wanted):
-    spec = attrs["spec"]
-    lhs, out = spec.split("->")
-    r = _free_letter(spec)
-    return [bind(EINSUM_DIAGONAL_EMBED, (G,),
-                 {"spec": f"{r}{lhs}->{r}{out}", "shape": (batching.rows(G),) + batching.shape_of(inputs[0])})]
-
-
-defbatched(EINSUM_DIAGONAL, _batched_einsum_diagonal)
-
-
-def _batched_einsum_diagonal_embed(G, ans, inputs, attrs, wanted):
-    lhs, out = attrs["spec"].split("->")
-    r = _free_letter(attrs["spec"])
-    return [bind(EINSUM_DIAGONAL, (G,), {"spec": f"{r}{lhs}->{r}{out}"})]
-
-
-defbatched(EINSUM_DIAGONAL_EMBED, _batched_einsum_diagonal_embed)
+own_vjp(EINSUM_DIAGONAL, EINSUM_DIAGONAL_EMBED)

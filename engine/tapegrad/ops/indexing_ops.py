@@ -12,12 +12,13 @@ from ..errors import InvalidArgumentError
 from ..ground import add, as_shape as _as_shape, reshape
 from ..recording import bind
 from ..table import deflinear, defvjp, defjvp, primitive
+from ..checks.dtype_rules import ANY, NOT_STRING, NUMBER, composite
 from ..tensor import Tensor, TensorShape, wrap
 from .arithmetic_ops import negative
 from .logic_ops import where
 from .. import batching
 from ..ground import reshape_to
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -122,27 +123,32 @@ def _gather_impl(params, indices, axis):
     return xp.take(params, indices.astype(xp.intp, copy=False), axis=axis)
 
 
-UNSORTED_SEGMENT_SUM = primitive("UnsortedSegmentSum", _segment_sum_impl)
+UNSORTED_SEGMENT_SUM = primitive("UnsortedSegmentSum", _segment_sum_impl, dtypes=NUMBER)
 defshape(UNSORTED_SEGMENT_SUM, shape_rules.segments)
-GATHER = primitive("GatherV2", _gather_impl)
+GATHER = primitive("GatherV2", _gather_impl, dtypes=ANY)
 defshape(GATHER, shape_rules.gather)
 
 
 def _gather_vjp(g, ans, params, indices, axis):
+    """The segment sum of ``g`` at ``axis`` (at axis 0 as ``IndexedSlices``, which a backward
+    pass densifies by the same segment sum over the flattened indices). Rows of ``g`` beyond
+    ``ans`` (``own_vjp``) stay in front, summed densely."""
+    lead = batching.lead_of(g, ans)
     if axis == 0:
         n = int(indices._value.size)
-        values = reshape(g, (n,) + tuple(params._value.shape[1:]))
-        flat = wrap(indices._value.reshape(-1))
-        return IndexedSlices(values, flat, params._value.shape)
+        g = reshape_to(g, g._value.shape[:lead] + (n,) + tuple(params._value.shape[1:]))
+        indices = wrap(indices._value.reshape(-1))
+        if not lead:
+            return IndexedSlices(g, indices, params._value.shape)
     return bind(UNSORTED_SEGMENT_SUM, (g, indices),
-                {"num_segments": params._value.shape[axis], "axis": axis})
+                {"num_segments": params._value.shape[axis], "axis": axis + lead})
 
 
 defvjp(GATHER, _gather_vjp, None)
 defjvp(GATHER, lambda t, ans, params, indices, axis: bind(GATHER, (t, indices), {"axis": axis}),
        None)
-defvjp(UNSORTED_SEGMENT_SUM,
-       lambda g, ans, data, ids, num_segments, axis: bind(GATHER, (g, ids), {"axis": axis}), None)
+defvjp(UNSORTED_SEGMENT_SUM, lambda g, ans, data, ids, num_segments, axis: bind(
+    GATHER, (g, ids), {"axis": axis + batching.lead_of(g, ans)}), None)
 defjvp(UNSORTED_SEGMENT_SUM,
        lambda t, ans, data, ids, num_segments, axis: bind(UNSORTED_SEGMENT_SUM, (t, ids),
                                                           {"num_segments": num_segments,
@@ -203,12 +209,13 @@ def _scatter_nd_impl(indices, updates, shape):
     return out
 
 
-GATHER_ND = primitive("GatherNd", _gather_nd_impl)
+GATHER_ND = primitive("GatherNd", _gather_nd_impl, dtypes=ANY)
 defshape(GATHER_ND, shape_rules.gather_nd)
-SCATTER_ND = primitive("ScatterNd", _scatter_nd_impl)
+SCATTER_ND = primitive("ScatterNd", _scatter_nd_impl, dtypes=ANY)
 defshape(SCATTER_ND, shape_rules.fixed_shape("shape"))
-defvjp(GATHER_ND, lambda g, ans, params, indices: bind(
-    SCATTER_ND, (indices, g), {"shape": tuple(params._value.shape)}), None)
+defvjp(GATHER_ND, lambda g, ans, params, indices: bind(SCATTER_ND, (indices, g), {
+    "shape": tuple(params._value.shape[:indices._value.shape[-1]]
+                   + g._value.shape[indices._value.ndim - 1:])}), None)   # (rows_last: g's last axes)
 defjvp(GATHER_ND, lambda t, ans, params, indices: bind(GATHER_ND, (t, indices), {}), None)
 defvjp(SCATTER_ND, None, lambda g, ans, indices, updates, shape: bind(GATHER_ND, (g, indices), {}))
 defjvp(SCATTER_ND, None, lambda t, ans, indices, updates, shape: bind(
@@ -254,9 +261,12 @@ def scatter_nd(indices, updates, shape, name=None):
     return bind(SCATTER_ND, (idx, u), {"shape": shape})
 
 
+TENSOR_SCATTER_ADD = composite("TensorScatterAdd", NOT_STRING.no_kernel("bool"))
+
+
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     t = convert.tensor(tensor)
-    check_dtype("TensorScatterAdd", t)
+    check_dtype(TENSOR_SCATTER_ADD, t)
     return add(t, scatter_nd(indices, convert.same_dtype([t, updates], "TensorScatterAdd")[1],
                              t._value.shape))
 
@@ -318,42 +328,5 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_gather(G, ans, inputs, attrs, wanted):
-    """The VJP's segment sum (at axis 0 through ``IndexedSlices``, which the loop densifies by
-    the same segment sum over the flattened indices), one axis further in."""
-    params, indices = inputs
-    axis = attrs["axis"]
-    if axis == 0:
-        n = int(indices._value.size)
-        G = reshape_to(G, (batching.rows(G), n) + batching.shape_of(params)[1:])
-        indices = wrap(indices._value.reshape(-1))
-    return [bind(UNSORTED_SEGMENT_SUM, (G, indices),
-                 {"num_segments": batching.shape_of(params)[axis], "axis": axis + 1}), None]
-
-
-defbatched(GATHER, _batched_gather)
-
-
-def _batched_segment_sum(G, ans, inputs, attrs, wanted):
-    return [bind(GATHER, (G, inputs[1]), {"axis": attrs["axis"] + 1}), None]
-
-
-defbatched(UNSORTED_SEGMENT_SUM, _batched_segment_sum)
-
-
-def _batched_gather_nd(G, ans, inputs, attrs, wanted):
-    params, indices = inputs
-    out = bind(SCATTER_ND, (indices, batching.rows_to_back(G)),
-               {"shape": batching.shape_of(params) + (batching.rows(G),)})
-    return [batching.rows_to_front(out), None]
-
-
-defbatched(GATHER_ND, _batched_gather_nd)
-
-
-def _batched_scatter_nd(G, ans, inputs, attrs, wanted):
-    indices = inputs[0]
-    return [None, batching.rows_to_front(bind(GATHER_ND, (batching.rows_to_back(G), indices), {}))]
-
-
-defbatched(SCATTER_ND, _batched_scatter_nd)
+own_vjp(GATHER, UNSORTED_SEGMENT_SUM)
+batching.rows_last(GATHER_ND, SCATTER_ND, data=())   # the rows as the last axis of the updates

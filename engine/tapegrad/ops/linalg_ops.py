@@ -9,17 +9,17 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import FLOAT_COMPLEX
 from ..tensor import wrap
 from .. import convert
 from ..checks import check_dtype
-from ..ground import add, multiply, reduce_sum, reshape, scalar_like, unbroadcast
+from ..ground import add, multiply, reduce_sum, reshape, scalar_like
 from .arithmetic_ops import cast, negative, subtract
 from .array_ops import expand_dims, eye, getitem, matrix_transpose
 from .exponential_ops import log
 from .matmul_ops import matmul
 from .. import batching
 from ..batching import own_vjp
-from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
 
@@ -38,13 +38,13 @@ def _adj_value(a):
     return xp.conj(t) if t.dtype.kind == "c" else t
 
 
-def _square_matrix(x, op):
+def _square_matrix(x, prim):
     x = convert.tensor(x)
     s = _shape(x)
     if len(s) < 2 or s[-1] != s[-2]:
         raise InvalidArgumentError(f"Input must be a square matrix (or a batch of them), got shape "
-                                   f"[{','.join(map(str, s))}] [Op:{op}]")
-    check_dtype(op, x)                       # TensorFlow's dtypes for the op (checks/)
+                                   f"[{','.join(map(str, s))}] [Op:{prim.name}]")
+    check_dtype(prim, x)                       # TensorFlow's dtypes for the op (checks/)
     return x
 
 
@@ -86,7 +86,7 @@ def _inv_impl(a, adjoint):
     return xp.linalg.inv(a)
 
 
-INV = primitive("MatrixInverse", _quiet_linalg(_inv_impl, "MatrixInverse"))
+INV = primitive("MatrixInverse", _quiet_linalg(_inv_impl, "MatrixInverse"), dtypes=FLOAT_COMPLEX)
 defshape(INV, shape_rules.square_matrix)
 
 
@@ -106,7 +106,7 @@ defjvp(INV, _inv_jvp)
 
 def inv(input, adjoint=False, name=None):  # noqa: A002
     """The inverse of each square matrix (of its conjugate transpose when ``adjoint``)."""
-    return bind(INV, (_square_matrix(input, "MatrixInverse"),), {"adjoint": bool(adjoint)})
+    return bind(INV, (_square_matrix(input, INV),), {"adjoint": bool(adjoint)})
 
 
 # -- determinants -----------------------------------------------------------------------------
@@ -114,7 +114,8 @@ def _expand2(x):
     return reshape(x, _shape(x) + (1, 1))
 
 
-DET = primitive("MatrixDeterminant", lambda a: xp.asarray(xp.linalg.det(a), dtype=a.dtype))
+DET = primitive("MatrixDeterminant", lambda a: xp.asarray(xp.linalg.det(a), dtype=a.dtype),
+                dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 # d det(A) = det(A) * trace(A^-1 dA); the gradient is det(A) * A^-T (undefined when singular).
 defvjp(DET, lambda g, ans, a: multiply(_expand2(multiply(g, ans)), _mT(inv(a))))
 defjvp(DET, lambda t, ans, a: multiply(ans, reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1))))
@@ -126,7 +127,8 @@ def _logabsdet_impl(a):
     return xp.asarray(logdet, dtype=a.dtype)
 
 
-LOG_ABS_DET = primitive("LogMatrixDeterminant", _logabsdet_impl)
+LOG_ABS_DET = primitive("LogMatrixDeterminant", _logabsdet_impl,
+                        dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 defvjp(LOG_ABS_DET, lambda g, ans, a: multiply(_expand2(g), _mT(inv(a))))
 defjvp(LOG_ABS_DET, lambda t, ans, a: reduce_sum(multiply(_mT(inv(a)), t), axis=(-2, -1)))
 defshape(LOG_ABS_DET, shape_rules.matrix_scalar)
@@ -134,12 +136,12 @@ defshape(LOG_ABS_DET, shape_rules.matrix_scalar)
 
 def det(input, name=None):  # noqa: A002
     """The determinant of each square matrix."""
-    return bind(DET, (_square_matrix(input, "MatrixDeterminant"),), {})
+    return bind(DET, (_square_matrix(input, DET),), {})
 
 
 def slogdet(input, name=None):  # noqa: A002
     """(sign, log|det|) of each square matrix; the sign is a constant (no gradient)."""
-    x = _square_matrix(input, "LogMatrixDeterminant")
+    x = _square_matrix(input, LOG_ABS_DET)
     sign = wrap(xp.asarray(xp.linalg.slogdet(x._value)[0], dtype=x._value.dtype))
     return sign, bind(LOG_ABS_DET, (x,), {})
 
@@ -158,21 +160,33 @@ def _solve_impl(a, b, adjoint):
     return xp.linalg.solve(_adj_value(a) if adjoint else a, b)
 
 
-SOLVE = primitive("MatrixSolve", _quiet_linalg(_solve_impl, "MatrixSolve"))
+SOLVE = primitive("MatrixSolve", _quiet_linalg(_solve_impl, "MatrixSolve"),
+                  dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 defshape(SOLVE, shape_rules.solve)
 
 
-def _solve_vjp_b(g, ans, a, b, adjoint):
-    return unbroadcast(solve(a, g, adjoint=not adjoint), _shape(b))
+def _solve_cotangents(g, ans, inputs, wanted, gb, adjoint, cut):
+    """A solve's cotangents from ``gb`` (g solved with the matrix's adjoint): ``cut(-gb x^H)``
+    (``-x gb^H`` when ``adjoint``) for the matrix and ``gb`` for the right-hand side, each summed
+    back to its input's shape; ``g`` may have leading rows beyond ``ans`` (``own_vjp``)."""
+    a, b = inputs
+    lead = batching.lead_of(g, ans)
+    ca = cb = None
+    if wanted[0]:
+        r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
+        ca = batching.unbroadcast_lead(cut(negative(r)), _shape(a), lead)
+    if wanted[1]:
+        cb = batching.unbroadcast_lead(gb, _shape(b), lead)
+    return [ca, cb]
 
 
-def _solve_vjp_a(g, ans, a, b, adjoint):
-    gb = solve(a, g, adjoint=not adjoint)
-    r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
-    return unbroadcast(negative(r), _shape(a))
+def _solve_vjp(g, ans, inputs, attrs, wanted):
+    adjoint = attrs["adjoint"]
+    gb = solve(inputs[0], g, adjoint=not adjoint)   # a broadcasts over any rows of g
+    return _solve_cotangents(g, ans, inputs, wanted, gb, adjoint, lambda r: r)
 
 
-defvjp(SOLVE, _solve_vjp_a, _solve_vjp_b)
+SOLVE.vjp = _solve_vjp
 defjvp(SOLVE, lambda t, ans, a, b, adjoint: solve(
            a, negative(matmul(t, ans, adjoint_a=adjoint)), adjoint=adjoint),
        lambda t, ans, a, b, adjoint: solve(a, t, adjoint=adjoint))
@@ -186,7 +200,7 @@ def _check_rhs(a, b, op):
 
 def solve(matrix, rhs, adjoint=False, name=None):
     """X with ``matrix @ X = rhs`` (``matrix^H @ X = rhs`` when ``adjoint``); rhs is [..., M, K]."""
-    a = _square_matrix(matrix, "MatrixSolve")
+    a = _square_matrix(matrix, SOLVE)
     a, b = convert.binary(a, rhs, "MatrixSolve")
     _check_rhs(a, b, "MatrixSolve")
     return bind(SOLVE, (a, b), {"adjoint": bool(adjoint)})
@@ -198,18 +212,15 @@ def _tri_solve_impl(a, b, lower, adjoint):
 
 
 TRI_SOLVE = primitive("MatrixTriangularSolve", _quiet_linalg(_tri_solve_impl,
-                                                             "MatrixTriangularSolve"))
+                                                             "MatrixTriangularSolve"),
+                      dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 defshape(TRI_SOLVE, shape_rules.solve)
 
 
-def _tri_vjp_b(g, ans, a, b, lower, adjoint):
-    return unbroadcast(triangular_solve(a, g, lower=lower, adjoint=not adjoint), _shape(b))
-
-
-def _tri_vjp_a(g, ans, a, b, lower, adjoint):
-    gb = triangular_solve(a, g, lower=lower, adjoint=not adjoint)
-    r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
-    return unbroadcast(_triangle(negative(r), lower), _shape(a))
+def _tri_vjp(g, ans, inputs, attrs, wanted):
+    lower, adjoint = attrs["lower"], attrs["adjoint"]
+    gb = triangular_solve(inputs[0], g, lower=lower, adjoint=not adjoint)
+    return _solve_cotangents(g, ans, inputs, wanted, gb, adjoint, lambda r: _triangle(r, lower))
 
 
 def _tri_jvp_a(t, ans, a, b, lower, adjoint):
@@ -218,14 +229,14 @@ def _tri_jvp_a(t, ans, a, b, lower, adjoint):
                             adjoint=adjoint)
 
 
-defvjp(TRI_SOLVE, _tri_vjp_a, _tri_vjp_b)
+TRI_SOLVE.vjp = _tri_vjp
 defjvp(TRI_SOLVE, _tri_jvp_a, lambda t, ans, a, b, lower, adjoint: triangular_solve(
     a, t, lower=lower, adjoint=adjoint))
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """Solves with the lower (or upper) triangle of ``matrix``; the other triangle is ignored."""
-    a = _square_matrix(matrix, "MatrixTriangularSolve")
+    a = _square_matrix(matrix, TRI_SOLVE)
     a, b = convert.binary(a, rhs, "MatrixTriangularSolve")
     _check_rhs(a, b, "MatrixTriangularSolve")
     return bind(TRI_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
@@ -236,7 +247,8 @@ def _cholesky_impl(a):
     return xp.linalg.cholesky(a)
 
 
-CHOLESKY = primitive("Cholesky", _quiet_linalg(_cholesky_impl, "Cholesky"))
+CHOLESKY = primitive("Cholesky", _quiet_linalg(_cholesky_impl, "Cholesky"),
+                     dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 defshape(CHOLESKY, shape_rules.square_matrix)
 
 
@@ -268,7 +280,7 @@ defjvp(CHOLESKY, _cholesky_jvp)
 def cholesky(input, name=None):  # noqa: A002
     """The lower-triangular L with ``L @ L^T = input`` (reads only the lower triangle). The
     gradient is symmetric, as TensorFlow's."""
-    return bind(CHOLESKY, (_square_matrix(input, "Cholesky"),), {})
+    return bind(CHOLESKY, (_square_matrix(input, CHOLESKY),), {})
 
 
 def cholesky_solve(chol, rhs, name=None):
@@ -338,36 +350,4 @@ def set_diag(input, diagonal, name=None, k=0):  # noqa: A002
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-own_vjp(CHOLESKY, INV, DET, LOG_ABS_DET)
-
-
-def _batched_solve(G, ans, inputs, attrs, wanted):
-    a, b = inputs
-    adjoint = attrs["adjoint"]
-    gb = solve(a, G, adjoint=not adjoint)    # a broadcasts over the rows (one LAPACK call each)
-    ca = cb = None
-    if wanted[0]:
-        r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
-        ca = batching.unbroadcast_rows(negative(r), batching.shape_of(a))
-    if wanted[1]:
-        cb = batching.unbroadcast_rows(gb, batching.shape_of(b))
-    return [ca, cb]
-
-
-defbatched(SOLVE, _batched_solve)
-
-
-def _batched_triangular_solve(G, ans, inputs, attrs, wanted):
-    a, b = inputs
-    lower, adjoint = attrs["lower"], attrs["adjoint"]
-    gb = triangular_solve(a, G, lower=lower, adjoint=not adjoint)
-    ca = cb = None
-    if wanted[0]:
-        r = matmul(ans, gb, adjoint_b=True) if adjoint else matmul(gb, ans, adjoint_b=True)
-        ca = batching.unbroadcast_rows(_triangle(negative(r), lower), batching.shape_of(a))
-    if wanted[1]:
-        cb = batching.unbroadcast_rows(gb, batching.shape_of(b))
-    return [ca, cb]
-
-
-defbatched(TRI_SOLVE, _batched_triangular_solve)
+own_vjp(CHOLESKY, INV, DET, LOG_ABS_DET, SOLVE, TRI_SOLVE)

@@ -2,13 +2,14 @@
 from ..backend import xp
 from .. import convert
 from ..errors import InvalidArgumentError
-from ..ground import conj_if_complex, unbroadcast
+from ..ground import conj_if_complex
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import COMPLEX_NAMES, FLOAT_NAMES, UNSIGNED_NAMES, accepting
 from ..tensor import EagerTensor as _Eager
 from .. import batching
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -35,7 +36,11 @@ def _matmul_error(inputs, attrs, exc):
     return f"Matrix size-incompatible: In[0]: {fmt(a)}, In[1]: {fmt(b)}"
 
 
-MATMUL = primitive("MatMul", kernels.route_matmul(_matmul_impl), _matmul_error)
+# TensorFlow 2.21 registers MatMul for unsigned integers but has no CPU kernel for them.
+_MATMUL_TYPES = accepting(*FLOAT_NAMES, "int32", "int64", *UNSIGNED_NAMES, *COMPLEX_NAMES).no_kernel(
+    *UNSIGNED_NAMES)
+MATMUL = primitive("MatMul", kernels.route_matmul(_matmul_impl), _matmul_error,
+                   dtypes=_MATMUL_TYPES)
 defshape(MATMUL, shape_rules.matmul)
 
 
@@ -57,7 +62,8 @@ def _matmul_vjp_a(g, ans, a, b, transpose_a, transpose_b):
         r = _product(b, g, transpose_b=True)
     else:
         r = _product(b, g, transpose_a=True, transpose_b=True)
-    return r if r._value.shape == a._value.shape else unbroadcast(r, a._value.shape)
+    return r if r._value.shape == a._value.shape else \
+        batching.unbroadcast_lead(r, a._value.shape, batching.lead_of(g, ans))
 
 
 def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
@@ -69,7 +75,8 @@ def _matmul_vjp_b(g, ans, a, b, transpose_a, transpose_b):
         r = _product(g, a, transpose_a=True)
     else:
         r = _product(g, a, transpose_a=True, transpose_b=True)
-    return r if r._value.shape == b._value.shape else unbroadcast(r, b._value.shape)
+    return r if r._value.shape == b._value.shape else \
+        batching.unbroadcast_lead(r, b._value.shape, batching.lead_of(g, ans))
 
 
 defvjp(MATMUL, _matmul_vjp_a, _matmul_vjp_b)
@@ -106,29 +113,4 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_matmul(G, ans, inputs, attrs, wanted):
-    a, b = inputs
-    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    ca = cb = None
-    if wanted[0]:
-        bc = conj_if_complex(b)
-        if not ta:
-            r = matmul(G, bc, transpose_b=not tb)
-        elif not tb:
-            r = matmul(bc, G, transpose_b=True)
-        else:
-            r = matmul(bc, G, transpose_a=True, transpose_b=True)
-        ca = batching.unbroadcast_rows(r, batching.shape_of(a))
-    if wanted[1]:
-        ac = conj_if_complex(a)
-        if not tb:
-            r = matmul(ac, G, transpose_a=not ta)
-        elif not ta:
-            r = matmul(G, ac, transpose_a=True)
-        else:
-            r = matmul(G, ac, transpose_a=True, transpose_b=True)
-        cb = batching.unbroadcast_rows(r, batching.shape_of(b))
-    return [ca, cb]
-
-
-defbatched(MATMUL, _batched_matmul)
+own_vjp(MATMUL)   # the products broadcast over the rows; a broadcast operand's sum keeps them

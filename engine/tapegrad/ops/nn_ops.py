@@ -6,12 +6,12 @@ from .. import convert
 from .. import random as tf_random
 from .. import checks
 from ..checks import check_dtype
-from ..checks.dtype_rules import RULES as _DTYPE_RULES
 from ..errors import InvalidArgumentError
 from ..ground import reduction_axes, reshape, scalar_like, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, NUMBER, REAL, composite
 from ..tensor import wrap
 from .activation_ops import sigmoid
 from .arithmetic_ops import (
@@ -24,6 +24,7 @@ from .logic_ops import greater, greater_equal, less, logical_and, where
 from .reduction_ops import reduce_max, reduce_mean, reduce_sum
 from .trig_ops import tanh
 from ..primitives import defbatched
+from .. import batching
 from .. import shape_rules
 from ..table import defshape
 
@@ -40,28 +41,37 @@ def _python_axis(op, axis, x):
                                       f"{axis!r}", TypeError)
 
 
+SOFTMAX = composite("Softmax", FLOAT)
+
+
 def softmax(logits, axis=-1, name=None):
     """exp(x - max) / sum(exp(x - max)) along ``axis`` (the shift only guards against overflow)."""
     x = convert.tensor(logits)
-    check_dtype("Softmax", x)
+    check_dtype(SOFTMAX, x)
     axis = _python_axis("softmax", axis, x)
     shifted = subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True)))
     e = exp(shifted)
     return e / reduce_sum(e, axis=axis, keepdims=True)
 
 
+LOG_SOFTMAX = composite("LogSoftmax", FLOAT)
+
+
 def log_softmax(logits, axis=-1, name=None):
     x = convert.tensor(logits)
-    check_dtype("LogSoftmax", x)
+    check_dtype(LOG_SOFTMAX, x)
     axis = _python_axis("log_softmax", axis, x)
     shifted = subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True)))
     return subtract(shifted, log(reduce_sum(exp(shifted), axis=axis, keepdims=True)))
 
 
+BIAS_ADD = composite("BiasAdd", NUMBER)
+
+
 def bias_add(value, bias, data_format=None, name=None):
     """Adds a 1-D ``bias`` along the channel axis (the last one; axis 1 for 'NC...' formats)."""
     x, b = convert.binary(value, bias, "BiasAdd")
-    check_dtype("BiasAdd", x)
+    check_dtype(BIAS_ADD, x)
     if b._value.ndim != 1:
         raise ValueError(f"BiasAdd: bias must be 1-D, got shape {b.shape}")
     channel_first = data_format is not None and str(data_format).startswith("NC")
@@ -82,9 +92,9 @@ def bias_add(value, bias, data_format=None, name=None):
 
 def _float_tensor(x, op):
     """``x`` as a tensor that ``op`` accepts: TensorFlow's dtype rule where one is recorded
-    (checks/dtype_rules.py), else floating point only."""
+    (``op`` a primitive or a ``composite``), else floating point only (``op`` a name)."""
     x = convert.tensor(x)
-    if op in _DTYPE_RULES:
+    if not isinstance(op, str):
         check_dtype(op, x)
     elif x._value.dtype.kind not in "fc":
         raise TypeError(f"{op}: expected a floating-point tensor, got {x.dtype.name}")
@@ -93,25 +103,32 @@ def _float_tensor(x, op):
 
 RELU6 = elementwise("Relu6", lambda x: xp.clip(x, 0, 6).astype(x.dtype, copy=False),
                     lambda ans, x: cast(logical_and(greater(x, zeros_of(x)),
-                                                    less(x, scalar_like(6, x))), x._value.dtype))
+                                                    less(x, scalar_like(6, x))), x._value.dtype),
+                    dtypes=REAL)
 
 
 def relu6(features, name=None):
     """min(max(x, 0), 6); the gradient is 1 strictly inside (0, 6), else 0."""
-    return bind(RELU6, (_float_tensor(features, "Relu6"),), {})
+    return bind(RELU6, (_float_tensor(features, RELU6),), {})
+
+
+LEAKY_RELU = composite("LeakyRelu", REAL)
 
 
 def leaky_relu(features, alpha=0.2, name=None):
     """x where x > 0, else alpha * x."""
-    x = _float_tensor(features, "LeakyRelu")
+    x = _float_tensor(features, LEAKY_RELU)
     if x._value.dtype.kind in "iu":          # TensorFlow computes integer inputs in float32
         x = cast(x, xp.float32)
     return where(greater(x, zeros_of(x)), x, multiply(scalar_like(alpha, x), x))
 
 
+ELU = composite("Elu", FLOAT)
+
+
 def elu(features, name=None):
     """x where x > 0, else exp(x) - 1."""
-    x = _float_tensor(features, "Elu")
+    x = _float_tensor(features, ELU)
     # expm1 of min(x, 0): the unused branch never overflows (no inf * 0 in the gradient)
     return where(greater(x, zeros_of(x)), x, expm1(minimum(x, zeros_of(x))))
 
@@ -120,9 +137,12 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
+SELU = composite("Selu", FLOAT)
+
+
 def selu(features, name=None):
     """scale * elu(x) with alpha = 1.6733 and scale = 1.0507 (self-normalizing)."""
-    x = _float_tensor(features, "Selu")
+    x = _float_tensor(features, SELU)
     neg = multiply(scalar_like(_SELU_ALPHA, x), expm1(minimum(x, zeros_of(x))))
     return multiply(scalar_like(_SELU_SCALE, x), where(greater(x, zeros_of(x)), x, neg))
 
@@ -140,18 +160,24 @@ def gelu(features, approximate=False, name=None):
     return multiply(half_x, add(scalar_like(1, x), erf(multiply(x, scalar_like(1 / _math.sqrt(2), x)))))
 
 
+SILU = composite("Silu", FLOAT_COMPLEX)
+
+
 def silu(features, beta=1.0, name=None):
     """x * sigmoid(beta * x) (also called swish)."""
-    x = _float_tensor(features, "Silu")
+    x = _float_tensor(features, SILU)
     return multiply(x, sigmoid(multiply(scalar_like(beta, x), x)))
 
 
 swish = silu
 
 
+SOFTSIGN = composite("Softsign", FLOAT)
+
+
 def softsign(features, name=None):
     """x / (1 + |x|)."""
-    x = _float_tensor(features, "Softsign")
+    x = _float_tensor(features, SOFTSIGN)
     return realdiv(x, add(scalar_like(1, x), abs(x)))
 
 
@@ -185,10 +211,13 @@ def _softmax_xent_impl(logits, labels, axis):
 # (the exact derivative would be g * (softmax * sum(labels) - labels); the two agree when each
 # row of labels sums to 1), the labels get g * -log_softmax. Written with the engine's ops, so
 # an outer tape sees softmax and log_softmax and second derivatives go through them, as in TF.
-SOFTMAX_XENT = primitive("SoftmaxCrossEntropyWithLogits", _softmax_xent_impl)
-defvjp(SOFTMAX_XENT,
-       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis), subtract(softmax(x, axis), z)),
-       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis), negative(log_softmax(x, axis))))
+SOFTMAX_XENT = primitive("SoftmaxCrossEntropyWithLogits", _softmax_xent_impl, dtypes=FLOAT)
+defvjp(SOFTMAX_XENT,   # (any rows of g, beyond ans, stay in front: the batched rule below)
+       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis + batching.lead_of(g, ans)),
+                                           subtract(softmax(x, axis), z)),
+       lambda g, ans, x, z, axis: multiply(expand_dims(g, axis + batching.lead_of(g, ans)),
+                                           negative(log_softmax(x, axis))))
+_XENT_RULE = SOFTMAX_XENT.vjp
 defjvp(SOFTMAX_XENT,
        lambda t, ans, x, z, axis: reduce_sum(multiply(t, subtract(softmax(x, axis), z)), axis),
        lambda t, ans, x, z, axis: negative(reduce_sum(multiply(t, log_softmax(x, axis)), axis)))
@@ -211,7 +240,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     [[-0.5, 0.5]]
     """
     x, z = convert.binary(logits, labels, "SoftmaxCrossEntropyWithLogits")
-    check_dtype("SoftmaxCrossEntropyWithLogits", x)
+    check_dtype(SOFTMAX_XENT, x)
     if x._value.shape != z._value.shape:
         raise InvalidArgumentError(f"logits and labels must be broadcastable: logits_size="
                                    f"{list(x.shape)} labels_size={list(z.shape)} "
@@ -247,13 +276,16 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     return multiply(x, wrap(keep))
 
 
+MOMENTS = composite("Moments", NUMBER)
+
+
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """(mean, variance) over ``axes``.
 
     As in TensorFlow, the variance is taken around ``stop_gradient(mean)``: first derivatives are
     exact (d variance / d mean is zero), and second derivatives are TensorFlow's.
     """
-    x = _float_tensor(x, "Moments")
+    x = _float_tensor(x, MOMENTS)
     mean = reduce_mean(x, axis=axes, keepdims=True)
     d = subtract(x, stop_gradient(mean))
     if x._value.dtype.kind == "c":           # TensorFlow's squared difference: |d|^2
@@ -272,11 +304,4 @@ avg_pool = avg_pool2d
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_softmax_xent(G, ans, inputs, attrs, wanted):
-    x, z = inputs
-    axis = attrs["axis"] + 1
-    return [multiply(expand_dims(G, axis), subtract(softmax(x, axis - 1), z)) if wanted[0] else None,
-            multiply(expand_dims(G, axis), negative(log_softmax(x, axis - 1))) if wanted[1] else None]
-
-
-defbatched(SOFTMAX_XENT, _batched_softmax_xent)
+defbatched(SOFTMAX_XENT, _XENT_RULE)   # the rule beneath the fused kernel (which takes one row)

@@ -15,16 +15,16 @@ from ..ground import (  # noqa: F401  (reduce_sum is the ground's)
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import deflinear, defjvp, defnondiff, defvjp, primitive
+from ..checks.dtype_rules import BOOL, FLOAT, NUMBER, REAL, REAL_OR_BOOL, composite
 from ..tensor import EagerTensor, wrap
 from .arithmetic_ops import (
     DIV, NO_ATTRS, abs, add, cast, maximum, multiply, realdiv, stop_gradient, subtract,
 )
 from .array_ops import transpose
 from .cumulative_ops import cumprod, cumsum
-from .exponential_ops import exp, log, pow as _pow, sqrt, square
+from .exponential_ops import SQRT, exp, log, pow as _pow, sqrt, square
 from .logic_ops import equal, greater, is_finite, where
 from .. import batching
-from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
 
@@ -76,7 +76,7 @@ if _ndarray is not None:
     _add_reduce, _true_divide, _intp = xp.add.reduce, xp.true_divide, xp.intp
 else:
     _FAST_MEAN = ()
-MEAN = primitive("Mean", kernels.route_reduce("mean", _mean_impl))
+MEAN = primitive("Mean", kernels.route_reduce("mean", _mean_impl), dtypes=NUMBER)
 defshape(MEAN, shape_rules.reduction)
 def _mean_vjp(g, ans, x, axes, keepdims):
     spread = broadcast_back(g, x, axes, keepdims)
@@ -117,9 +117,9 @@ def _extreme(fn, lowest):
     return impl
 
 
-MAX = primitive("Max", kernels.route_reduce("max", _extreme(xp.max, lowest=True)))
+MAX = primitive("Max", kernels.route_reduce("max", _extreme(xp.max, lowest=True)), dtypes=REAL)
 defshape(MAX, shape_rules.reduction)
-MIN = primitive("Min", _extreme(xp.min, lowest=False))
+MIN = primitive("Min", _extreme(xp.min, lowest=False), dtypes=REAL)
 defshape(MIN, shape_rules.reduction)
 for _p in (MAX, MIN):
     defvjp(_p, _minmax_vjp)
@@ -148,7 +148,8 @@ def _prod_of_others(x, axes):
 
 
 PROD = primitive("Prod", lambda x, axes, keepdims: xp.prod(x, axis=axes, keepdims=keepdims,
-                                                            dtype=x.dtype))   # int32 stays int32
+                                                            dtype=x.dtype),
+                 dtypes=NUMBER)   # int32 stays int32
 defvjp(PROD, lambda g, ans, x, axes, keepdims: multiply(
     broadcast_back(g, x, axes, keepdims), _prod_of_others(x, axes)))
 defjvp(PROD, lambda t, ans, x, axes, keepdims: reduce_sum(
@@ -179,9 +180,9 @@ def _bool_reduce(fn):
     return impl
 
 
-ANY = defnondiff(primitive("Any", _bool_reduce(xp.any)))
+ANY = defnondiff(primitive("Any", _bool_reduce(xp.any), dtypes=BOOL))
 defshape(ANY, shape_rules.reduction)
-ALL = defnondiff(primitive("All", _bool_reduce(xp.all)))
+ALL = defnondiff(primitive("All", _bool_reduce(xp.all), dtypes=BOOL))
 defshape(ALL, shape_rules.reduction)
 
 
@@ -192,7 +193,7 @@ def _bool_reduction(prim, x, axis, keepdims):
         raise ValueError(f"{prim.name}: tensor conversion requested dtype bool for a tensor of "
                          f"dtype {x.dtype.name}")
     axes = reduction_axes(axis, x._value.ndim, prim.name)   # TensorFlow checks the axis first
-    check_dtype(prim.name, x)                # bool only, as TensorFlow's All/Any
+    check_dtype(prim, x)                     # bool only, as TensorFlow's All/Any
     return bind(prim, (x,), {"axes": axes, "keepdims": bool(keepdims)})
 
 
@@ -206,6 +207,9 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return _bool_reduction(ALL, input_tensor, axis, keepdims)
 
 
+REDUCE_LOGSUMEXP = composite("ReduceLogSumExp", FLOAT)
+
+
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) over ``axis``, shifted by the (non-differentiated) maximum for stability.
 
@@ -215,7 +219,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """
     x = convert.tensor(input_tensor)
     reduction_axes(axis, x._value.ndim, "Max")   # TensorFlow checks the axis first
-    check_dtype("ReduceLogSumExp", x)
+    check_dtype(REDUCE_LOGSUMEXP, x)
     m = reduce_max(x, axis=axis, keepdims=True)
     m = stop_gradient(where(is_finite(m), m, zeros_of(m)))
     out = add(log(reduce_sum(exp(subtract(x, m)), axis=axis, keepdims=True)), m)
@@ -231,7 +235,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean of squared deviations from the mean (the population variance)."""
     x = convert.tensor(input_tensor)
     reduction_axes(axis, x._value.ndim, "Mean")   # TensorFlow checks the axis first
-    check_dtype("Mean", x)
+    check_dtype(MEAN, x)
     if x._value.dtype.kind not in "fc":      # TensorFlow checks this in Python: a TypeError
         raise TypeError(f"reduce_variance: input must be floating point, got {x.dtype.name}")
     m = reduce_mean(x, axis=axis, keepdims=True)
@@ -246,10 +250,13 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
 
 
+L2_LOSS = composite("L2Loss", FLOAT)
+
+
 def l2_loss(t, name=None):
     """sum(t ** 2) / 2."""
     t = convert.tensor(t)
-    check_dtype("L2Loss", t)
+    check_dtype(L2_LOSS, t)
     return multiply(reduce_sum(square(t)), scalar_like(0.5, t))
 
 
@@ -284,7 +291,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         if kind == "b":       # TensorFlow: a TypeError in Python
             raise TypeError("norm: expected a numeric tensor, got bool")
         if kind in "iu":      # TensorFlow's square root rejects integers
-            check_dtype("Sqrt", x)
+            check_dtype(SQRT, x)
         # |x|^2 = x * conj(x): a complex norm is real-valued, in the complex dtype, as in TF
         squares = multiply(x, conj_if_complex(x)) if kind == "c" else square(x)
         return sqrt(reduce_sum(squares, axis=axes, keepdims=keep))
@@ -319,10 +326,13 @@ def _squeeze_pair(t, axes):
     return reshape(t, shape)
 
 
+CLIP_BY_NORM = composite("ClipByNorm", FLOAT)
+
+
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """Rescales ``t`` so that its L2 norm over ``axes`` is at most ``clip_norm`` (0 stays 0)."""
     t = convert.tensor(t)
-    check_dtype("ClipByNorm", t)
+    check_dtype(CLIP_BY_NORM, t)
     clip_norm = convert.tensor(clip_norm) if not isinstance(clip_norm, (int, float)) else \
         scalar_like(clip_norm, t)
     l2sum = reduce_sum(square(t), axis=axes, keepdims=True)
@@ -333,9 +343,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 
 
 # -- arg max / arg min (integer outputs: no gradient) -----------------------------------------------
-ARGMAX = defnondiff(primitive("ArgMax", lambda x, axis, dtype: xp.argmax(x, axis=axis).astype(dtype)))
+ARGMAX = defnondiff(primitive("ArgMax", lambda x, axis, dtype: xp.argmax(x, axis=axis).astype(dtype),
+                              dtypes=REAL_OR_BOOL))
 defshape(ARGMAX, shape_rules.arg_reduction)
-ARGMIN = defnondiff(primitive("ArgMin", lambda x, axis, dtype: xp.argmin(x, axis=axis).astype(dtype)))
+ARGMIN = defnondiff(primitive("ArgMin", lambda x, axis, dtype: xp.argmin(x, axis=axis).astype(dtype),
+                              dtypes=REAL_OR_BOOL))
 defshape(ARGMIN, shape_rules.arg_reduction)
 
 
@@ -392,44 +404,5 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_sum(G, ans, inputs, attrs, wanted):
-    return [batching.spread_rows(G, inputs[0], attrs["axes"], attrs["keepdims"])]
-
-
-defbatched(SUM, _batched_sum)
-
-
-def _batched_mean(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    axes = attrs["axes"]
-    count = 1
-    for i, d in enumerate(batching.shape_of(x)):
-        if axes is None or i in axes:
-            count *= d
-    return [realdiv(batching.spread_rows(G, x, axes, attrs["keepdims"]),
-                    wrap(xp.asarray(count, dtype=G._value.dtype)))]
-
-
-defbatched(MEAN, _batched_mean)
-
-
-def _batched_extreme(G, ans, inputs, attrs, wanted):
-    """Ties share the gradient equally: the VJP's ``hits / n`` (computed once for all rows)."""
-    (x,) = inputs
-    axes, keepdims = attrs["axes"], attrs["keepdims"]
-    hits = cast(equal(broadcast_back(ans, x, axes, keepdims), x), x._value.dtype)
-    n = broadcast_back(reduce_sum(hits, axis=axes, keepdims=keepdims), x, axes, keepdims)
-    return [multiply(realdiv(hits, n), batching.spread_rows(G, x, axes, keepdims))]
-
-
-defbatched(MAX, _batched_extreme)
-defbatched(MIN, _batched_extreme)
-
-
-def _batched_prod(G, ans, inputs, attrs, wanted):
-    (x,) = inputs
-    return [multiply(batching.spread_rows(G, x, attrs["axes"], attrs["keepdims"]),
-                     _prod_of_others(x, attrs["axes"]))]
-
-
-defbatched(PROD, _batched_prod)
+# The VJPs themselves, given x (and Max/Min's output) with the rows' axis and the axes past it.
+batching.rows_first(SUM, MEAN, MAX, MIN, PROD, lift=batching.past_rows("axes"))

@@ -15,13 +15,15 @@ from ..recording import bind
 from .. import dtypes
 from ..ground import add, as_shape as _as_shape, broadcast_to, fmt_shape, reduce_sum, reshape
 from ..table import deflinear, defjvp, defvjp, primitive
+from ..checks.dtype_rules import ANY, NOT_STRING
 from .. import convert
 from ..tensor import Tensor, TensorShape, VariableBase, wrap
 from .arithmetic_ops import identity
 from .array_ops import concat, getitem
+from .matmul_ops import MATMUL
 from .. import batching
 from ..ground import reshape_to
-from ..primitives import defbatched
+from ..batching import own_vjp
 from .. import shape_rules
 from ..table import defshape
 
@@ -75,17 +77,19 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 
 
 # -- tile -----------------------------------------------------------------------------------------
-TILE = primitive("Tile", lambda x, multiples: xp.tile(x, multiples))
+TILE = primitive("Tile", lambda x, multiples: xp.tile(x, multiples), dtypes=ANY)
 defshape(TILE, shape_rules.tile)
 
 
 def _tile_transpose(g, ans, x, multiples):
-    """Sums the copies: view g as (m0, d0, m1, d1, ...) and sum the m axes."""
-    shape = _shape(x)
-    split_shape = []
-    for m, d in zip(multiples, shape):
+    """Sums the copies: view g as (m0, d0, m1, d1, ...), after any leading rows (``own_vjp``),
+    and sum the m axes."""
+    lead = batching.lead_of(g, ans)
+    split_shape = list(_shape(g)[:lead])
+    for m, d in zip(multiples, _shape(x)):
         split_shape += [m, d]
-    return reduce_sum(reshape(g, tuple(split_shape)), axis=tuple(range(0, 2 * len(shape), 2)))
+    return reduce_sum(reshape_to(g, tuple(split_shape)),
+                      axis=tuple(range(lead, lead + 2 * len(multiples), 2)))
 
 
 deflinear(TILE, _tile_transpose)
@@ -104,8 +108,9 @@ def tile(input, multiples, name=None):  # noqa: A002
 
 
 # -- reverse --------------------------------------------------------------------------------------
-REVERSE = primitive("ReverseV2", lambda x, axes: _contiguous(xp.flip(x, axes)))
-deflinear(REVERSE, lambda g, ans, x, axes: bind(REVERSE, (g,), {"axes": axes}))
+REVERSE = primitive("ReverseV2", lambda x, axes: _contiguous(xp.flip(x, axes)), dtypes=ANY)
+deflinear(REVERSE, lambda g, ans, x, axes: bind(REVERSE, (g,), {
+    "axes": tuple(a + batching.lead_of(g, ans) for a in axes)}))
 defshape(REVERSE, shape_rules.same)
 
 
@@ -129,12 +134,13 @@ def _pad_impl(x, paddings, value):
     return xp.pad(x, paddings, mode="constant", constant_values=value)
 
 
-PAD = primitive("Pad", _pad_impl)
+PAD = primitive("Pad", _pad_impl, dtypes=ANY)
 defshape(PAD, shape_rules.pad)
 
 
 def _unpad(g, ans, x, paddings, value):
-    return getitem(g, tuple(slice(b, b + d) for (b, _), d in zip(paddings, _shape(x))))
+    lead = (slice(None),) * batching.lead_of(g, ans)
+    return getitem(g, lead + tuple(slice(b, b + d) for (b, _), d in zip(paddings, _shape(x))))
 
 
 defvjp(PAD, _unpad)
@@ -232,14 +238,26 @@ def _einsum_impl(*xs, terms, out):
     return _contiguous(xp.einsum(",".join(terms) + "->" + out, *xs))
 
 
-EINSUM = primitive("Einsum", _einsum_impl)
+EINSUM = primitive("Einsum", _einsum_impl, dtypes=NOT_STRING.no_kernel("bool"))
 defshape(EINSUM, shape_rules.einsum)
+
+
+def _free_letters(n, *specs):
+    """``n`` letters that none of ``specs`` uses (for the rows of a batched rule)."""
+    free = [c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba"
+            if c not in set("".join(specs))]
+    if len(free) < n:
+        raise batching.NotBatchable("no letter left for the rows")
+    return "".join(free[:n])
 
 
 def _einsum_vjp(g, ans, inputs, attrs, wanted):
     """Operand i's gradient: the einsum of g with the other operands, giving i's subscripts;
-    letters found only in operand i are broadcast back; size-1 (broadcast) axes are summed."""
+    letters found only in operand i are broadcast back; size-1 (broadcast) axes are summed. Rows
+    of ``g`` beyond ``ans`` (``own_vjp``) get letters of their own and stay in front."""
     terms, out = attrs["terms"], attrs["out"]
+    lead_shape = _shape(g)[:batching.lead_of(g, ans)]
+    rows = _free_letters(len(lead_shape), out, *terms)
     result = []
     for i, (x, w) in enumerate(zip(inputs, wanted)):
         if not w:
@@ -249,18 +267,19 @@ def _einsum_vjp(g, ans, inputs, attrs, wanted):
         known = set(out).union(*others) if others else set(out)
         target = "".join(c for c in terms[i] if c in known)
         sizes = {}
-        for t, y in zip([out] + others, [g] + [v for j, v in enumerate(inputs) if j != i]):
+        for t, y in zip([out] + others, [ans] + [v for j, v in enumerate(inputs) if j != i]):
             for c, d in zip(t, _shape(y)):
                 sizes[c] = max(sizes.get(c, 1), d)
         r = bind(EINSUM, (g,) + tuple(v for j, v in enumerate(inputs) if j != i),
-                 {"terms": (out,) + tuple(others), "out": target})
+                 {"terms": (rows + out,) + tuple(others), "out": rows + target})
         full = tuple(sizes.get(c, 1) if c in known else 1 for c in terms[i])
-        r = reshape(r, full)
+        r = reshape_to(r, lead_shape + full)
         shape = _shape(x)
-        axes = tuple(k for k, (a, b) in enumerate(zip(full, shape)) if a != b and b == 1)
+        axes = tuple(k + len(lead_shape) for k, (a, b) in enumerate(zip(full, shape))
+                     if a != b and b == 1)
         if axes:
             r = reduce_sum(r, axis=axes, keepdims=True)
-        result.append(broadcast_to(r, shape))
+        result.append(broadcast_to(r, lead_shape + shape))
     return result
 
 
@@ -297,7 +316,7 @@ def tensordot(a, b, axes, name=None):
     """Sum over ``axes`` of ``a`` and ``b`` (an int n: the last n of a with the first n of b;
     or a pair of axis lists)."""
     x, y = convert.binary(a, b, "Tensordot")
-    check_dtype("MatMul", x)                 # TensorFlow's tensordot is a MatMul
+    check_dtype(MATMUL, x)                   # TensorFlow's tensordot is a MatMul
     nx, ny = x._value.ndim, y._value.ndim
     if isinstance(axes, int) or getattr(axes, "ndim", 1) == 0:
         n = int(axes)
@@ -432,67 +451,4 @@ def broadcast_static_shape(shape_x, shape_y):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _batched_reverse(G, ans, inputs, attrs, wanted):
-    return [bind(REVERSE, (G,), {"axes": tuple(batching.shifted(a) for a in attrs["axes"])})]
-
-
-defbatched(REVERSE, _batched_reverse)
-
-
-def _batched_tile(G, ans, inputs, attrs, wanted):
-    """Sums the copies, as the VJP does: G viewed as (rows, m0, d0, m1, d1, ...)."""
-    shape = batching.shape_of(inputs[0])
-    split = [batching.rows(G)]
-    for m, d in zip(attrs["multiples"], shape):
-        split += [m, d]
-    return [reduce_sum(reshape_to(G, tuple(split)), axis=tuple(range(1, 2 * len(shape) + 1, 2)))]
-
-
-defbatched(TILE, _batched_tile)
-
-
-def _batched_pad(G, ans, inputs, attrs, wanted):
-    inner = tuple(slice(b, b + d) for (b, _), d in zip(attrs["paddings"], batching.shape_of(inputs[0])))
-    return [getitem(G, (slice(None),) + inner)] + [None] * (len(inputs) - 1)
-
-
-defbatched(PAD, _batched_pad)
-
-
-def _free_letter(*specs):
-    used = set("".join(specs))
-    for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba":
-        if c not in used:
-            return c
-    raise batching.NotBatchable("no letter left for the rows")
-
-
-def _batched_einsum(G, ans, inputs, attrs, wanted):
-    """The VJP's einsums with a letter of their own for the rows."""
-    terms, out = attrs["terms"], attrs["out"]
-    r = _free_letter(out, *terms)
-    result = []
-    for i, (x, w) in enumerate(zip(inputs, wanted)):
-        if not w:
-            result.append(None)
-            continue
-        others = [t for j, t in enumerate(terms) if j != i]
-        known = set(out).union(*others) if others else set(out)
-        target = "".join(c for c in terms[i] if c in known)
-        sizes = {}
-        for t, y in zip([out] + others, [ans] + [v for j, v in enumerate(inputs) if j != i]):
-            for c, d in zip(t, batching.shape_of(y)):
-                sizes[c] = max(sizes.get(c, 1), d)
-        ct = bind(EINSUM, (G,) + tuple(v for j, v in enumerate(inputs) if j != i),
-                  {"terms": (r + out,) + tuple(others), "out": r + target})
-        full = tuple(sizes.get(c, 1) if c in known else 1 for c in terms[i])
-        ct = reshape_to(ct, (batching.rows(G),) + full)
-        shape = batching.shape_of(x)
-        axes = tuple(k + 1 for k, (a, b) in enumerate(zip(full, shape)) if a != b and b == 1)
-        if axes:
-            ct = reduce_sum(ct, axis=axes, keepdims=True)
-        result.append(broadcast_to(ct, (batching.rows(G),) + shape))
-    return result
-
-
-defbatched(EINSUM, _batched_einsum)
+own_vjp(REVERSE, TILE, PAD, EINSUM)

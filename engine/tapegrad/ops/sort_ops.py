@@ -11,12 +11,12 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import INTERNAL
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from .arithmetic_ops import negative
 from .array_ops import transpose
 from .. import batching
-from ..primitives import defbatched
 from .. import shape_rules
 from ..table import defshape
 
@@ -38,9 +38,9 @@ def _scatter_along(g, indices, n):
     return out.reshape(g.shape[:-1] + (n,))
 
 
-GATHER_ALONG = primitive("GatherAlongAxis", _gather_along)
+GATHER_ALONG = primitive("GatherAlongAxis", _gather_along, exempt=INTERNAL)
 defshape(GATHER_ALONG, lambda x, indices: shape_rules.Spec(indices.shape, x.dtype))
-SCATTER_ALONG = primitive("ScatterAlongAxis", _scatter_along)
+SCATTER_ALONG = primitive("ScatterAlongAxis", _scatter_along, exempt=INTERNAL)
 defshape(SCATTER_ALONG, lambda g, indices, n: shape_rules.Spec(
     None if g.shape is None else g.shape[:-1] + (n,), g.dtype))
 # linear in their first input only (the indices are data), so the JVP is the op on the tangent
@@ -204,22 +204,4 @@ def unique(x, out_idx="int32", name=None):
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
-def _rows_of(indices, G):
-    """The (constant) indices repeated for each row."""
-    return wrap(xp.broadcast_to(indices._value, (batching.rows(G),) + batching.shape_of(indices)))
-
-
-def _batched_gather_along(G, ans, inputs, attrs, wanted):
-    x, idx = inputs
-    return [bind(SCATTER_ALONG, (G, _rows_of(idx, G)), {"n": batching.shape_of(x)[-1]}), None]
-
-
-defbatched(GATHER_ALONG, _batched_gather_along)
-
-
-def _batched_scatter_along(G, ans, inputs, attrs, wanted):
-    u, idx = inputs
-    return [bind(GATHER_ALONG, (G, _rows_of(idx, G)), {}), None]
-
-
-defbatched(SCATTER_ALONG, _batched_scatter_along)
+batching.rows_first(GATHER_ALONG, SCATTER_ALONG, data=(1,))   # the indices for each row
