@@ -83,7 +83,9 @@ function saveButton(root, onClick) {
                                 title: "Save all of the last run's output as a text file" }, "Save output");
   button.addEventListener("click", onClick);
   const head = root.closest(".pane")?.querySelector(".pane-head");
-  if (head) head.querySelector("button")?.before(button) ?? head.append(button);
+  const clear = head?.querySelector("button");
+  if (clear) clear.before(button);
+  else if (head) head.append(button);
   else root.prepend(el("div", { class: "console-tools" }, button));
   return button;
 }
