@@ -154,6 +154,91 @@ function createLineBound(log, terminals) {
   };
 }
 
+/**
+ * Output waits in a queue and is drawn at most every RENDER_EVERY_MS in one DOM update (`draw`),
+ * so a page that draws slower than output arrives still answers; past MAX_LINES queued lines the
+ * oldest queued parts are dropped unseen (counted as hidden by `bound`).
+ */
+function createQueue(draw, bound) {
+  let queued = [];
+  let queuedLines = 0;
+  let timer = null;
+  let lastRender = 0;
+  const linesOf = ([stream, text]) => (stream === "skipped" ? 1 : text.split("\n").length - 1);
+  function settle() {
+    clearTimeout(timer);
+    timer = null;
+    lastRender = performance.now();
+    const parts = queued;
+    queued = [];
+    queuedLines = 0;
+    if (parts.length) draw(parts);
+  }
+  function enqueue(parts) {
+    for (const part of parts) {
+      queued.push(part);
+      queuedLines += linesOf(part);
+    }
+    while (queuedLines > MAX_LINES && queued.length > 1) {
+      const n = linesOf(queued.shift());
+      queuedLines -= n;
+      bound.hide(n);
+    }
+    timer ??= setTimeout(settle, Math.max(0, lastRender + RENDER_EVERY_MS - performance.now()));
+  }
+  return { enqueue, settle };
+}
+
+/** The traceback's chunk: its lines into main.py are buttons (onGoToLine). */
+function tracebackBox(text, onGoToLine) {
+  const box = el("span", { class: "out traceback", "data-stream": "traceback" });
+  for (const part of tracebackParts(text)) {
+    if (part.line === undefined) {
+      box.append(part.text);
+    } else {
+      const link = el("button", { type: "button", class: "line-link", "data-line": String(part.line),
+                                  title: `Go to line ${part.line} in the editor` }, part.text);
+      link.addEventListener("click", () => onGoToLine(part.line));
+      box.append(link);
+    }
+  }
+  return box;
+}
+
+/** appendParts(parts): [stream, text] parts into the log's terminals in one DOM update. */
+function partsWriter(log, terminals, bound, atBottom) {
+  /** Writes stream text into the last chunk when it is that stream's terminal, or a new one
+   * (added to `fresh`, a fragment the caller appends). */
+  function write(stream, text, fresh) {
+    let box = fresh.lastElementChild || log.lastElementChild;
+    if (!box || box.dataset.stream !== stream || !terminals.has(box)) {
+      box = el("span", { class: `out ${stream}`, "data-stream": stream });
+      terminals.set(box, createTerminal(box));
+      fresh.append(box);
+    }
+    bound.count(box, terminals.get(box).write(text));
+  }
+
+  /** Appends [stream, text] parts (a "skipped" part is a note line) in one DOM update. */
+  function appendParts(parts) {
+    const stick = atBottom();
+    const fresh = document.createDocumentFragment();
+    for (const [stream, text] of parts) {
+      if (stream !== "skipped") {
+        write(stream, text, fresh);
+        continue;
+      }
+      const note = el("span", { class: "note skipped", "data-stream": "skipped" }, text);
+      fresh.append(note);
+      bound.count(note, 1);
+    }
+    log.append(fresh);
+    bound.trim();
+    if (stick) log.scrollTop = log.scrollHeight;
+  }
+  return appendParts;
+}
+
 export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }) {
   const terminals = new WeakMap();   // console chunk -> its terminal (terminal.js)
   const log = el("div", { class: "console-log", role: "log", "aria-live": "polite", tabindex: "0",
@@ -175,66 +260,8 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
     if (stick) log.scrollTop = log.scrollHeight;
   }
 
-  /** Writes stream text into the last chunk when it is that stream's terminal, or a new one
-   * (added to `fresh`, a fragment the caller appends). */
-  function write(stream, text, fresh) {
-    let box = fresh.lastElementChild || log.lastElementChild;
-    if (!box || box.dataset.stream !== stream || !terminals.has(box)) {
-      box = el("span", { class: `out ${stream}`, "data-stream": stream });
-      terminals.set(box, createTerminal(box));
-      fresh.append(box);
-    }
-    bound.count(box, terminals.get(box).write(text));
-  }
-
-  // Output waits in `queued` and is drawn at most every RENDER_EVERY_MS in one DOM update, so a
-  // page that draws slower than output arrives still answers; past MAX_LINES queued lines the
-  // oldest queued parts are dropped unseen (counted as hidden).
-  let queued = [];
-  let queuedLines = 0;
-  let timer = null;
-  let lastRender = 0;
-  function enqueue(parts) {
-    for (const part of parts) {
-      queued.push(part);
-      queuedLines += part[0] === "skipped" ? 1 : part[1].split("\n").length - 1;
-    }
-    while (queuedLines > MAX_LINES && queued.length > 1) {
-      const [stream, text] = queued.shift();
-      const n = stream === "skipped" ? 1 : text.split("\n").length - 1;
-      queuedLines -= n;
-      bound.hide(n);
-    }
-    timer ??= setTimeout(settle, Math.max(0, lastRender + RENDER_EVERY_MS - performance.now()));
-  }
-  /** Draws the queued output now. */
-  function settle() {
-    clearTimeout(timer);
-    timer = null;
-    lastRender = performance.now();
-    const parts = queued;
-    queued = [];
-    queuedLines = 0;
-    if (parts.length) appendParts(parts);
-  }
-
-  /** Appends [stream, text] parts (a "skipped" part is a note line) in one DOM update. */
-  function appendParts(parts) {
-    const stick = atBottom();
-    const fresh = document.createDocumentFragment();
-    for (const [stream, text] of parts) {
-      if (stream !== "skipped") {
-        write(stream, text, fresh);
-        continue;
-      }
-      const note = el("span", { class: "note skipped", "data-stream": "skipped" }, text);
-      fresh.append(note);
-      bound.count(note, 1);
-    }
-    log.append(fresh);
-    bound.trim();
-    if (stick) log.scrollTop = log.scrollHeight;
-  }
+  const appendParts = partsWriter(log, terminals, bound, atBottom);
+  const { enqueue, settle } = createQueue(appendParts, bound);
 
   function lineButton(line, text, title) {
     const link = el("button", { type: "button", class: "line-link", "data-line": String(line), title }, text);
@@ -254,7 +281,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
     },
     /** A batch of the run's output (kind "output": {parts, full?, unsaved?}). */
     batch({ parts, full, unsaved = 0 }) {
-      record.add(full ?? parts.filter(([stream]) => stream !== "skipped").map(([, text]) => text).join(""), unsaved);
+      record.add(full ?? parts.filter(([s]) => s !== "skipped").map(([, t]) => t).join(""), unsaved);
       enqueue(parts);
     },
     /** Draws the output still queued (at the end of a run). */
@@ -263,18 +290,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
     savedText: () => record.text(),
     traceback({ text }) {
       record.add(text);
-      const box = el("span", { class: "out traceback", "data-stream": "traceback" });
-      for (const part of tracebackParts(text)) {
-        if (part.line === undefined) {
-          box.append(part.text);
-        } else {
-          const link = el("button", { type: "button", class: "line-link", "data-line": String(part.line),
-                                      title: `Go to line ${part.line} in the editor` }, part.text);
-          link.addEventListener("click", () => onGoToLine(part.line));
-          box.append(link);
-        }
-      }
-      append(box, text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
+      append(tracebackBox(text, onGoToLine), text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
     },
     /** One line per None gradient: "line 12: the gradient of y with respect to x is None. <why>". */
     nones(items) {
@@ -297,9 +313,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
       append(el("span", { class: `note ${kind}`, "data-stream": "note" }, text), 1, kind === "run");
     },
     clear() {
-      settle();
-      log.replaceChildren();
-      bound.clear();
+      settle(), log.replaceChildren(), bound.clear();
     },
     text: () => (settle(), log.textContent),
   };
