@@ -18,22 +18,45 @@ def _step(optimizer, dtype, ahead=1):
     return dtype.type(int(optimizer.iterations.numpy()) + ahead)
 
 
-class Adam(Optimizer):
+class Moments(Optimizer):
+    """What the Adam family shares: ``beta_1``, ``beta_2`` and ``epsilon`` (kept and saved in the
+    config), and first and second moment slots made by ``build``."""
+
+    SLOTS = ("momentum", "velocity")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 weight_decay=None, name=None, **kwargs):
+        super().__init__(learning_rate, weight_decay=weight_decay, name=name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self._momentums, self._velocities = self.add_optimizer_variables(variables,
+                                                                         list(self.SLOTS))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon})
+        return config
+
+
+
+class Adam(Moments):
     """Adam with the bias corrections folded into the step size, as Keras does:
     ``w -= lr * sqrt(1 - beta_2^t) / (1 - beta_1^t) * m / (sqrt(v) + epsilon)``; with
     ``amsgrad=True`` the largest ``v`` seen so far is used."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
                  weight_decay=None, name=None, **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, name, **kwargs)
+        self.amsgrad = amsgrad
 
     def build(self, variables):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(
-            variables, ["momentum", "velocity"])
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
@@ -69,10 +92,7 @@ class Adam(Optimizer):
         variable.assign(w - alpha * m / (xp.sqrt(v) + eps))
 
     def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon,
-                       "amsgrad": self.amsgrad})
-        return config
+        return {**super().get_config(), "amsgrad": self.amsgrad}
 
 
 class AdamW(Adam):
@@ -89,55 +109,35 @@ class AdamW(Adam):
                              "weight_decay=None")
 
 
-class Adamax(Optimizer):
+class Adamax(Moments):
     """Adam with the infinity norm: ``u = max(beta_2 * u, |g|)``,
     ``w -= lr * m / ((1 - beta_1^t) * (u + epsilon))``."""
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, name=None, **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
-
-    def build(self, variables):
-        if self.built:
-            return
-        super().build(variables)
-        self._m, self._u = self.add_optimizer_variables(variables, ["momentum", "norm"])
+    SLOTS = ("momentum", "norm")
 
     def update_step(self, gradient, variable, learning_rate):
         w = array(variable)
         dt = w.dtype
         lr = scalar(learning_rate, dt)
         b1_power = xp.power(cast(self.beta_1, dt), _step(self, dt))
-        m = self._slot(self._m, variable)
-        u = self._slot(self._u, variable)
+        m = self._slot(self._momentums, variable)
+        u = self._slot(self._velocities, variable)
         m += (gradient - m) * dt.type(1 - self.beta_1)
         u[...] = xp.maximum(dt.type(self.beta_2) * u, self.absolute(gradient))
         step = (lr * m) / ((dt.type(1) - b1_power) * (u + dt.type(self.epsilon)))
         variable.assign(w - step)
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon})
-        return config
 
 
-class Nadam(Optimizer):
+class Nadam(Moments):
     """Adam with Nesterov momentum and Keras's momentum schedule
     ``u_t = beta_1 * (1 - 0.5 * 0.96^t)``."""
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, name=None, **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def build(self, variables):
         if self.built:
             return
         dtype = variables[0].dtype if variables else "float32"
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(
-            variables, ["momentum", "velocity"])
         self._u_product = OptimizerVariable(1.0, self.name, "u_product", dtype=dtype)
         self._variables.append(self._u_product)
 
@@ -169,28 +169,13 @@ class Nadam(Optimizer):
         v_hat = v / (one - b2_power)
         variable.assign(w - (m_hat * lr) / (xp.sqrt(v_hat) + dt.type(self.epsilon)))
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon})
-        return config
 
 
-class Lamb(Optimizer):
+class Lamb(Moments):
     """Adam's bias-corrected step scaled per variable by the trust ratio
     ``||w|| / ||step||`` (1 when either norm is 0): layer-wise adaptive moments for large
     batches."""
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, name=None, **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
-
-    def build(self, variables):
-        if self.built:
-            return
-        super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(
-            variables, ["momentum", "velocity"])
 
     def update_step(self, gradient, variable, learning_rate):
         w = array(variable)
@@ -210,7 +195,3 @@ class Lamb(Optimizer):
         ratio = w_norm / step_norm if w_norm > 0 and step_norm > 0 else one
         variable.assign(w - ratio * lr * step)
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon})
-        return config
