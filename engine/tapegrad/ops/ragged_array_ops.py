@@ -8,23 +8,12 @@ Values move through recorded ops (``gather``, ``concat``), so gradients reach th
 from ..backend import xp
 from ..dtypes import as_dtype, int64
 from ..errors import InvalidArgumentError, UnimplementedError
-from ..tensor import Tensor, TensorShape, convert_to_tensor, wrap
-from ..variables import Variable
+from ..tensor import Tensor, TensorShape, wrap
 from .array_ops import concat as _dense_concat, fill
 from .composite_dispatch import composite_form
 from .indexing_ops import gather
-from .ragged_ops import RaggedTensor
+from .ragged_ops import RaggedTensor, _int64, _tensor
 from .sparse_array_ops import cross_rows, fingerprint_cross
-
-
-def _tensor(x, dtype=None):
-    if isinstance(x, Variable):
-        return x.read_value()
-    return convert_to_tensor(x, dtype=dtype)
-
-
-def _int64(x):
-    return xp.asarray(getattr(x, "_value", x), dtype=xp.int64).reshape(-1)
 
 
 def _from_lengths(values, lengths):
