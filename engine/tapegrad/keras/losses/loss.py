@@ -233,8 +233,15 @@ class LossFunctionWrapper(Loss):
 
 
 class FunctionLoss(LossFunctionWrapper):
-    """A built-in loss class: its config is the base config plus the options it names."""
+    """A built-in loss class: its config is the base config plus the options it names, which it
+    keeps as attributes from the keyword arguments it passes to its function."""
     _options = ()
+
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+        super().__init__(fn, reduction=reduction, name=name, dtype=dtype, **kwargs)
+        for option in self._options:
+            if option in kwargs:
+                setattr(self, option, kwargs[option])
 
     def get_config(self):
         config = Loss.get_config(self)

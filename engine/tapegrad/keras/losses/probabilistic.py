@@ -275,7 +275,6 @@ class BinaryCrossentropy(FunctionLoss):
                  reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
         super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
-        self.from_logits, self.label_smoothing, self.axis = from_logits, label_smoothing, axis
 
 
 class BinaryFocalCrossentropy(FunctionLoss):
@@ -289,8 +288,6 @@ class BinaryFocalCrossentropy(FunctionLoss):
         super().__init__(binary_focal_crossentropy, name=name, reduction=reduction, dtype=dtype,
                          apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
-        self.from_logits, self.label_smoothing, self.axis = from_logits, label_smoothing, axis
-        self.apply_class_balancing, self.alpha, self.gamma = apply_class_balancing, alpha, gamma
 
 
 class CategoricalCrossentropy(FunctionLoss):
@@ -307,7 +304,6 @@ class CategoricalCrossentropy(FunctionLoss):
                  reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
         super().__init__(categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
-        self.from_logits, self.label_smoothing, self.axis = from_logits, label_smoothing, axis
 
 
 class CategoricalFocalCrossentropy(FunctionLoss):
@@ -320,8 +316,6 @@ class CategoricalFocalCrossentropy(FunctionLoss):
         super().__init__(categorical_focal_crossentropy, name=name, reduction=reduction,
                          dtype=dtype, alpha=alpha, gamma=gamma, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
-        self.from_logits, self.label_smoothing, self.axis = from_logits, label_smoothing, axis
-        self.alpha, self.gamma = alpha, gamma
 
 
 class SparseCategoricalCrossentropy(FunctionLoss):
@@ -375,4 +369,3 @@ class CategoricalGeneralizedCrossEntropy(FunctionLoss):
             raise ValueError("q must be in the interval (0, 1)")
         super().__init__(categorical_generalized_cross_entropy, name=name, reduction=reduction,
                          dtype=dtype, q=q)
-        self.q = q

@@ -54,7 +54,6 @@ class Dice(FunctionLoss):
 
     def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
         super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=axis)
-        self.axis = axis
 
 
 class Tversky(FunctionLoss):
@@ -65,4 +64,3 @@ class Tversky(FunctionLoss):
                  axis=None, dtype=None):
         super().__init__(tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha,
                          beta=beta, axis=axis)
-        self.alpha, self.beta, self.axis = alpha, beta, axis

@@ -70,7 +70,6 @@ class Circle(FunctionLoss):
                  reduction="sum_over_batch_size", name="circle", dtype=None):
         super().__init__(circle, name=name, reduction=reduction, dtype=dtype, gamma=gamma,
                          margin=margin, remove_diagonal=remove_diagonal)
-        self.gamma, self.margin, self.remove_diagonal = gamma, margin, remove_diagonal
 
     def _values_and_mask(self, y_true, y_pred):
         values = self.call(y_true, y_pred)

@@ -57,6 +57,15 @@ def same_rank(x1, x2):
 _reporting = set()     # ids of the metrics whose result() is running under an observed call
 
 
+def require_2d(metric, true_shape, pred_shape):
+    """Keras's check for the metrics that keep one state per output column."""
+    if len(pred_shape) != 2 or len(true_shape) != 2:
+        raise ValueError(f"{metric} expects 2D inputs with shape (batch_size, output_dim). "
+                         f"Received input shapes: y_pred.shape={pred_shape} and "
+                         f"y_true.shape={true_shape}.")
+    return pred_shape[-1]
+
+
 def _observed(result):
     """``result`` reporting its value to ``Metric.result_observers`` when it returns; a result
     that calls another class's result of the same metric (``super().result()``) reports once."""

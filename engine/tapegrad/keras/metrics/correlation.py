@@ -10,7 +10,7 @@ import warnings
 
 from ...backend import xp
 from ...tensor import wrap
-from .base import Metric, as_array, same_rank
+from .base import Metric, as_array, require_2d, same_rank
 from .reduction import MeanMetricWrapper
 
 _EPSILON = 1e-7
@@ -92,11 +92,7 @@ class R2Score(Metric):
         self._built = False
 
     def _build(self, true_shape, pred_shape):
-        if len(pred_shape) != 2 or len(true_shape) != 2:
-            raise ValueError(f"R2Score expects 2D inputs with shape (batch_size, output_dim). "
-                             f"Received input shapes: y_pred.shape={pred_shape} and "
-                             f"y_true.shape={true_shape}.")
-        n = pred_shape[-1]
+        n = require_2d("R2Score", true_shape, pred_shape)
         for state in ("squared_sum", "sum", "total_mse", "count"):
             setattr(self, state, self.add_variable((n,), name=state))
         self._built = True

@@ -7,7 +7,7 @@ predictions, optionally averaged (``"micro"``, ``"macro"``, ``"weighted"``).
 0.5
 """
 from ...backend import xp
-from .base import Metric, as_array
+from .base import Metric, as_array, require_2d
 from .confusion import _divide
 
 _AVERAGES = (None, "micro", "macro", "weighted")
@@ -45,11 +45,7 @@ class FBetaScore(Metric):
         self._built = False
 
     def _build(self, true_shape, pred_shape):
-        if len(pred_shape) != 2 or len(true_shape) != 2:
-            raise ValueError(f"FBetaScore expects 2D inputs with shape (batch_size, "
-                             f"output_dim). Received input shapes: y_pred.shape={pred_shape} "
-                             f"and y_true.shape={true_shape}.")
-        n = pred_shape[-1]
+        n = require_2d("FBetaScore", true_shape, pred_shape)
         self.true_positives = self.add_variable((n,), name="true_positives")
         self.false_positives = self.add_variable((n,), name="false_positives")
         self.false_negatives = self.add_variable((n,), name="false_negatives")

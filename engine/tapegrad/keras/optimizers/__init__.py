@@ -7,13 +7,9 @@ recorded by tapes); the slots (momentum, moments, accumulators) are the optimize
 ``variables``.
 
 >>> import tapegrad as tf
->>> w = tf.Variable(1.0)
->>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
->>> with tf.GradientTape() as tape:
-...     loss = w * w
->>> _ = opt.apply_gradients([(tape.gradient(loss, w), w)])
->>> round(float(w), 6)
-0.8
+>>> opt = tf.keras.optimizers.get({"class_name": "SGD", "config": {"learning_rate": 0.5}})
+>>> type(opt).__name__, float(opt.learning_rate)
+('SGD', 0.5)
 >>> type(tf.keras.optimizers.get("adam")).__name__
 'Adam'
 """
