@@ -22,6 +22,7 @@ READ = primitive("ReadVariableOp", None)
 defvjp(READ, lambda g, ans, v: g)
 defbatched(READ, READ.vjp)   # it broadcasts over the rows of a batched pass
 exempt(READ, impl="the tape records a variable's read; no kernel runs it",
+       dtypes="no kernel runs it: the variable's own dtype passes through",
        jvp="forward mode gives the tangent to the tensor read from the variable (forward.py)")
 defshape(READ, shape_rules.same)
 

@@ -10,6 +10,7 @@ from . import checks, convert
 from .kernels import dispatch as kernels
 from .primitives import TABLE, defvjp, primitive
 from . import shape_rules
+from .checks.dtype_rules import ANY, NUMBER
 from .primitives import defshape
 from .recording import bind
 from .tensor import EagerTensor, Tensor, wrap
@@ -99,9 +100,11 @@ def _linear(prim, *transposes):
 
 # -- add and multiply ---------------------------------------------------------------------------
 # (kernels.route_*: a C kernel beneath the NumPy call where one is faster here; see kernels/)
-ADD = primitive("AddV2", kernels.route_binary("add", xp.add), incompatible)
+ADD = primitive("AddV2", kernels.route_binary("add", xp.add), incompatible,
+                dtypes=NUMBER.unguarded())   # checked by add: the hot path
 defshape(ADD, shape_rules.broadcasting)
-MUL = primitive("Mul", kernels.route_binary("mul", xp.multiply), incompatible)
+MUL = primitive("Mul", kernels.route_binary("mul", xp.multiply), incompatible,
+                dtypes=NUMBER.unguarded())   # checked by multiply: the hot path
 defshape(MUL, shape_rules.broadcasting)
 
 
@@ -120,17 +123,17 @@ def add(x, y, name=None):
     except TypeError:   # a number that cannot become bool: TF names the bool tensor instead
         for t in (x, y):
             if getattr(getattr(t, "_value", None), "dtype", None) == bool:
-                checks.check_dtype("AddV2", t)
+                checks.check_dtype(ADD, t)
         raise
-    if x._value.dtype.kind == "b":   # no bool (TF's dtypes, checks/; not guarded: hot path)
-        checks.check_dtype("AddV2", x)
+    if x._value.dtype.kind == "b":   # no bool (TF's dtypes, checks/; not guarded: hot path);
+        checks.check_dtype(ADD, x)    # strings concatenate, as TensorFlow's Add
     return bind(ADD, (x, y), NO_ATTRS)
 
 
 def multiply(x, y, name=None):
     x, y = convert.binary(x, y, "Mul")
-    if x._value.dtype.kind == "b":   # no bool (TF's dtypes, checks/; not guarded: hot path)
-        checks.check_dtype("Mul", x)
+    if x._value.dtype.kind in "bO":   # no bool, no string (TF's dtypes; not guarded: hot path)
+        checks.check_dtype(MUL, x)
     return bind(MUL, (x, y), NO_ATTRS)
 
 
@@ -189,7 +192,7 @@ def _reshape_error(inputs, attrs, exc):
 # against 1.65 us per call, ~11 reshapes per W6-hvp step (measured 2026-11-23, see broadcast_back).
 _reshape_impl = (lambda x, shape: x.reshape(shape)) if xp.__name__ == "numpy" else \
     (lambda x, shape: xp.reshape(x, shape))
-RESHAPE = primitive("Reshape", _reshape_impl, _reshape_error)
+RESHAPE = primitive("Reshape", _reshape_impl, _reshape_error, dtypes=ANY)
 # (reshape_to inlined: one of every backward pass's commonest rules)
 _linear(RESHAPE, lambda g, ans, x, shape: g if g._value.shape == x._value.shape and
         not state.active else bind(RESHAPE, (g,), {"shape": x._value.shape}))
@@ -232,7 +235,7 @@ def _broadcast_to_impl(x, shape):
     return xp.broadcast_to(x, shape).copy()
 
 
-BROADCAST_TO = primitive("BroadcastTo", _broadcast_to_impl, _broadcast_error)
+BROADCAST_TO = primitive("BroadcastTo", _broadcast_to_impl, _broadcast_error, dtypes=ANY)
 _linear(BROADCAST_TO, lambda g, ans, x, shape: unbroadcast(g, _shape(x)))
 defshape(BROADCAST_TO, shape_rules.fixed_shape("shape"))
 
@@ -288,7 +291,7 @@ _ndarray = xp.ndarray if xp.__name__ == "numpy" else None
 _add_reduce = xp.add.reduce if xp.__name__ == "numpy" else None
 
 
-SUM = primitive("Sum", kernels.route_reduce("sum", _sum_impl))
+SUM = primitive("Sum", kernels.route_reduce("sum", _sum_impl), dtypes=NUMBER)
 _linear(SUM, lambda g, ans, x, axes, keepdims: broadcast_back(g, x, axes, keepdims))
 defshape(SUM, shape_rules.reduction)
 

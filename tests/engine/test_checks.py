@@ -6,6 +6,8 @@ import pytest
 import tapegrad as tf
 from tapegrad import checks, errors
 from tapegrad.checks import dtype_rules
+from tapegrad.ops import nn_ops
+from tapegrad.table import TABLE
 
 
 # --- axes -----------------------------------------------------------------------------------------
@@ -103,34 +105,64 @@ def test_slice_bounds():
 
 # --- dtype rules ----------------------------------------------------------------------------------
 def test_dtype_rules_name_the_op_the_dtype_and_what_is_accepted():
-    err = dtype_rules.error("Sigmoid", np.dtype(np.int32))
+    sigmoid = TABLE["Sigmoid"].dtypes
+    err = sigmoid.error("Sigmoid", np.dtype(np.int32))
     assert isinstance(err, errors.InvalidArgumentError) and isinstance(err, TypeError)
     assert "Sigmoid: x has dtype int32" in str(err)
     assert "expected a floating-point or complex tensor (half, float, double" in str(err)
-    assert dtype_rules.error("Sigmoid", np.dtype(np.float32)) is None
-    assert dtype_rules.error("Sigmoid", np.dtype(np.complex64)) is None
-    missing = dtype_rules.error("Reciprocal", np.dtype(np.int32))
+    assert sigmoid.error("Sigmoid", np.dtype(np.float32)) is None
+    assert sigmoid.error("Sigmoid", np.dtype(np.complex64)) is None
+    missing = TABLE["Reciprocal"].dtypes.error("Reciprocal", np.dtype(np.int32))
     assert isinstance(missing, errors.NotFoundError) and "no kernel" in str(missing)
-    assert dtype_rules.error("NoSuchOp", np.dtype(bool)) is None
+    assert dtype_rules.ANY.error("Identity", np.dtype(object)) is None
 
 
-def test_rejected_and_accepted_tables():
-    assert {"int32", "int64", "bool"} <= dtype_rules.rejected("Exp")
-    assert "complex64" not in dtype_rules.rejected("Exp")
-    assert "complex64" in dtype_rules.rejected("Softmax")
-    assert dtype_rules.accepted("LogicalAnd") == ["bool"]
+def test_rejected_and_accepted_sets():
+    assert {"int32", "int64", "bool", "string"} <= TABLE["Exp"].dtypes.rejected()
+    assert "complex64" not in TABLE["Exp"].dtypes.rejected()
+    assert "complex64" in nn_ops.SOFTMAX.dtypes.rejected()
+    assert TABLE["LogicalAnd"].dtypes.accepted() == ["bool"]
+    words_or_floats = dtype_rules.accepting("float32", "string")
+    assert words_or_floats.error("X", np.dtype(object)) is None
+    assert "float32" not in words_or_floats.rejected() and "float64" in words_or_floats.rejected()
+
+
+def test_rules_live_on_declarations_not_in_a_table_of_names():
+    assert not any(isinstance(v, dict) and "Sigmoid" in v for v in vars(dtype_rules).values())
+    assert TABLE["Sigmoid"].dtypes is dtype_rules.FLOAT_COMPLEX
+    assert TABLE["Mul"].dtypes.guard is False and TABLE["Sum"].dtypes.guard is True
 
 
 def test_guard_wraps_an_impl_once():
     calls = []
-    table = {"Sigmoid": type("P", (), {"impl": staticmethod(lambda x: calls.append(x) or x)})()}
-    dtype_rules.install(table)
-    dtype_rules.install(table)
-    impl = table["Sigmoid"].impl
+    prim = type("P", (), {"name": "Sigmoid", "dtypes": dtype_rules.FLOAT_COMPLEX,
+                          "impl": staticmethod(lambda x: calls.append(x) or x)})()
+    prim.impl = dtype_rules.guarded(prim)
+    prim.impl = dtype_rules.guarded(prim)
+    impl = prim.impl
     assert impl(np.ones(2, np.float32)).dtype == np.float32 and len(calls) == 1
     with pytest.raises(errors.InvalidArgumentError):
         impl(np.ones(2, np.int32))
     assert not hasattr(impl.__wrapped__, "__wrapped__")   # wrapped once, not twice
+
+
+def test_no_wrapper_for_a_rule_that_refuses_nothing_or_is_checked_by_its_functions():
+    impl = np.negative
+    for rule in (dtype_rules.ANY, dtype_rules.NUMBER.unguarded(), None):
+        prim = type("P", (), {"name": "X", "dtypes": rule, "impl": staticmethod(impl)})()
+        assert dtype_rules.guarded(prim) is impl
+
+
+def test_strings_reaching_a_numeric_op_raise_tensorflows_class():
+    words = tf.constant(["a", "b"])
+    for call, op in [(tf.reduce_sum, "Sum"), (tf.math.reduce_max, "Max"), (tf.exp, "Exp"),
+                     (tf.abs, "Abs"), (lambda x: x * x, "Mul"), (tf.nn.softmax, "Softmax"),
+                     (lambda x: tf.math.cumsum(x), "Cumsum")]:
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=rf"^{op}: x has dtype string, which {op} does not accept"):
+            call(words)
+    assert tf.identity(words).numpy().tolist() == [b"a", b"b"]     # ops of every dtype take them
+    assert (words + words).numpy().tolist() == [b"aa", b"bb"]      # TensorFlow's Add concatenates
 
 
 def test_a_guarded_primitive_raises_its_own_message_through_bind():

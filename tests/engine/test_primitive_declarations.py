@@ -8,14 +8,11 @@ import pytest
 import tapegrad  # noqa: F401  (every op module joins the table)
 import tapegrad.keras  # noqa: F401  (its primitives join the table too)
 from tapegrad import batching
-from tapegrad.table import TABLE
+from tapegrad.checks import registry
+from tapegrad.checks.dtype_rules import FLOAT
+from tapegrad.table import TABLE, primitive
 
 KINDS = ("impl", "vjp", "jvp", "batched", "dtypes", "shape")
-
-# Until the dtype rules move from checks/dtype_rules.py onto the declarations (issue 27, item 1),
-# the ``dtypes`` kind is reported but not required; every other kind is.
-PENDING = {"dtypes": "dtype rules still live in checks/dtype_rules.py, keyed by op name "
-                     "(issue 27 item 1: move them onto the declarations)"}
 
 
 def _has(prim, kind):
@@ -33,8 +30,6 @@ def _lacking(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_primitive_declares_each_rule_or_says_why_not(kind):
-    if kind in PENDING:
-        pytest.skip(PENDING[kind])
     missing = _lacking(kind)
     assert not missing, f"primitives with no {kind} rule and no exempt reason: {missing}"
 
@@ -50,3 +45,17 @@ def test_an_exemption_is_not_kept_for_a_rule_that_exists():
     stale = sorted((name, kind) for name, prim in TABLE.items() for kind in prim.exempt
                    if _has(prim, kind))
     assert not stale, f"exempt although the rule is declared: {stale}"
+
+
+def test_a_primitive_with_no_dtype_rule_and_no_reason_is_reported():
+    try:
+        primitive("DocNoDtypes", lambda x: x)
+        primitive("DocFloatDtypes", lambda x: x, dtypes=FLOAT)
+        primitive("DocExemptDtypes", lambda x: x, exempt={"dtypes": "a test's reason"})
+        lacking = _lacking("dtypes")
+        assert "DocNoDtypes" in lacking
+        assert "DocFloatDtypes" not in lacking and "DocExemptDtypes" not in lacking
+    finally:
+        for name in ("DocNoDtypes", "DocFloatDtypes", "DocExemptDtypes"):
+            TABLE.pop(name, None)
+            registry.ADOPTED.pop(name, None)

@@ -22,7 +22,7 @@ argument and what was expected::
 """
 from ._errors import invalid  # noqa: F401
 from .axes import axis, axes  # noqa: F401
-from .dtype_rules import accepted, check as check_dtype  # noqa: F401
+from .dtype_rules import check as check_dtype  # noqa: F401
 from .indices import indices_in_range, slice_bounds  # noqa: F401
 from .shapes import compatible, fits, shape  # noqa: F401
 from .sizes import count  # noqa: F401

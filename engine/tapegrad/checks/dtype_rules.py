@@ -1,22 +1,25 @@
-"""Which dtypes each op accepts, as TensorFlow 2.21's op registrations (recorded per op and
-dtype in tests/conformance/cases/dtypes_table.py and its fixture).
+"""Which dtypes an op accepts, as TensorFlow 2.21's op registrations (recorded per op and dtype
+in tests/conformance/cases/dtypes_table.py and its fixture): the dtype sets and the checking
+machinery. The rules themselves sit on the declarations: ``primitive("Sigmoid", impl,
+dtypes=FLOAT_COMPLEX)`` in the op's family module, and ``composite("Softmax", FLOAT)`` next to a
+public function that TensorFlow runs as one op but the engine composes of several primitives.
 
 A float-only op (``Sigmoid``, ``Exp``) rejects integers instead of NumPy's silent promotion to
-float64; arithmetic rejects ``bool``. TensorFlow answers in two ways, and so do we:
+float64; arithmetic rejects ``bool``; a numeric op rejects strings. TensorFlow answers in two
+ways, and so do we:
 
 - the dtype is not in the op's list of allowed types: ``InvalidArgumentError`` (also a
   ``TypeError`` here, as the engine raised before);
 - the op lists the dtype but no CPU kernel is registered for it (``Reciprocal`` of int32,
   ``Cholesky`` of float16): ``NotFoundError``.
 
-Primitives are guarded once, where they are declared (``primitives.primitive`` adopts each
-one: ``registry.adopt``): the rule wraps the primitive's implementation, so every public
-function and operator that runs it is covered. Public functions composed of several
-primitives call ``check`` with TensorFlow's op name first. ``Mul``, ``AddV2`` and ``Sub`` (the
-tape's hot path) are checked by their functions instead (``UNGUARDED``).
+A primitive's rule is put in front of its implementation once, when it is declared
+(``registry.adopt`` calls ``guarded``), so every public function and operator that runs it is
+covered. ``Mul``, ``AddV2`` and ``Sub`` (the tape's hot path) declare an ``unguarded()`` rule,
+which their public functions check instead.
 
     >>> import tapegrad as tf
-    >>> sorted(rejected("Sigmoid"))[:3]
+    >>> sorted(tf.table.TABLE["Sigmoid"].dtypes.rejected())[:3]
     ['bool', 'int16', 'int32']
     >>> tf.sigmoid(tf.constant([1, 2]))
     Traceback (most recent call last):
@@ -28,19 +31,10 @@ from ..backend import xp
 
 # Rules are kept by NumPy dtype character (the check reads ``array.dtype.char``: the cheapest
 # test). Characters differ by platform (int32 is 'i' natively, 'l' in 32-bit WebAssembly), so
-# they are derived here from the dtype names.
+# they are derived here from the dtype names. Strings are object arrays ('O').
 _CHARS = "efdFD?bhilqBHILQ"
 _NAME_OF = {c: xp.dtype(c).name for c in _CHARS}     # 'l' -> 'int64' here, 'int32' on wasm32
-
-
-def _chars(*names):
-    return "".join(c for c in _CHARS if _NAME_OF[c] in names)
-
-
-_FLOAT = _chars("float16", "float32", "float64")
-_COMPLEX = _chars("complex64", "complex128")
-_INT = _chars("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-_BOOL = "?"
+_NAME_OF["O"] = "string"
 _TF_NAME = {"float16": "half", "float32": "float", "float64": "double"}
 _NAMES = {c: _TF_NAME.get(n, n) for c, n in _NAME_OF.items()}
 _ORDER = "".join(sorted(_CHARS, key=lambda c: [
@@ -49,133 +43,146 @@ _ORDER = "".join(sorted(_CHARS, key=lambda c: [
 _KIND = {"half": "float", "float": "float", "double": "float", "complex64": "complex",
          "complex128": "complex", "bool": "bool"}
 
-# op name -> {dtype char: "invalid" (not an allowed type) or "no_kernel" (no CPU kernel)}
-RULES = {}
+
+def _chars(names):
+    return "".join(c for c in _NAME_OF if _NAME_OF[c] in names)
 
 
-def _rule(rejects, no_kernel="", *ops):
-    table = {c: "invalid" for c in rejects}
-    table.update({c: "no_kernel" for c in no_kernel})
-    for op in ops:
-        RULES[op] = table
+class Rule:
+    """The dtypes one op accepts: ``kinds`` maps each dtype character it refuses to "invalid"
+    (not in TensorFlow's list for the op) or "no_kernel" (listed, but no CPU kernel).
+    ``guard`` False: the op's public functions check it, not a wrapper around the
+    implementation (the hot path's ``Mul``, ``AddV2``, ``Sub``)."""
+    __slots__ = ("kinds", "guard")
+
+    def __init__(self, kinds, guard=True):
+        self.kinds = kinds
+        self.guard = guard
+
+    def __repr__(self):
+        return f"<dtypes {', '.join(self.accepted())}>"
+
+    def no_kernel(self, *names):
+        """This rule, with the accepted ``names`` registered but given no CPU kernel."""
+        return Rule({**self.kinds, **{c: "no_kernel" for c in _chars(names)}}, self.guard)
+
+    def unguarded(self):
+        """This rule, checked by the op's public functions instead of around its implementation."""
+        return Rule(self.kinds, guard=False)
+
+    def rejected(self):
+        """The dtype names the op rejects."""
+        return {_NAME_OF[c] for c in self.kinds}
+
+    def accepted(self):
+        """TensorFlow's names of the numeric and bool dtypes the op accepts, in TensorFlow's order."""
+        seen = []
+        for c in _ORDER:
+            if c not in self.kinds and _NAMES[c] not in seen:
+                seen.append(_NAMES[c])
+        return seen
+
+    def error(self, op, dtype, arg="x"):
+        """TensorFlow's error for ``op`` on ``dtype`` (a NumPy dtype), or None when accepted."""
+        kind = self.kinds.get(dtype.char)
+        if kind is None:
+            return None
+        name = _NAMES.get(dtype.char, str(dtype))
+        if kind == "no_kernel":
+            return errors.NotFoundError(
+                f"{op}: no kernel for dtype {name} (TensorFlow registers {op} for {name} but has "
+                f"no CPU kernel for it) [Op:{op}]")
+        names = [a for a in self.accepted() if a not in ("uint16", "uint32", "uint64")]
+        kinds = {_KIND.get(a, "other") for a in names}
+        expected = {frozenset({"float"}): "a floating-point tensor",
+                    frozenset({"float", "complex"}): "a floating-point or complex tensor",
+                    frozenset({"bool"}): "a bool tensor"}.get(frozenset(kinds), "one of the dtypes")
+        return errors.invalid_argument(
+            f"{op}: {arg} has dtype {name}, which {op} does not accept; expected {expected} "
+            f"({', '.join(names)}) [Op:{op}]", TypeError)
 
 
-def register(rejects, *ops, no_kernel=""):
-    """Declares that ``ops`` reject the dtype characters ``rejects`` (and have no CPU kernel
-    for those in ``no_kernel``)."""
-    _rule(rejects, no_kernel, *ops)
+def accepting(*names):
+    """The rule of an op whose TensorFlow registration lists the dtypes ``names`` (a string
+    tensor is refused unless "string" is named)."""
+    return Rule({c: "invalid" for c in _NAME_OF if _NAME_OF[c] not in names})
 
 
-# Recorded with TensorFlow 2.21 (tests/conformance/fixtures/dtypes_table.json).
-register(_INT + _BOOL,  # floating and complex only
-         "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cos", "Cosh", "Exp", "Expm1", "Log",
-         "Log1p", "Rsqrt", "Sigmoid", "Sin", "Sinh", "Sqrt", "Tan", "Tanh", "MatrixInverse",
-         "Silu")
-register(_INT + _BOOL + _COMPLEX,  # floating only
-         "Ceil", "Floor", "Erf", "IsFinite", "IsInf", "IsNan", "Softplus", "Atan2", "Elu", "Selu",
-         "Softsign", "Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits",
-         "SparseSoftmaxCrossEntropyWithLogits", "SigmoidCrossEntropyWithLogits", "L2Loss",
-         "AvgPool", "ReduceLogSumExp", "ClipByNorm", "LogSigmoid")
-_UNSIGNED = _chars("uint8", "uint16", "uint32", "uint64")
-register(_BOOL + _UNSIGNED,  # signed numbers (bitwise_dtypes.json records the unsigned ones)
-         "Abs", "Neg", "Sign", "Pow")
-register(_BOOL + _chars("int8", "int16"), "MatMul", "BatchMatMulV2", no_kernel=_UNSIGNED)
-register(_BOOL,  # every number
-         "Square", "AddV2", "Sub", "Mul", "SquaredDifference",
-         "Sum", "Mean", "Prod", "Cumsum", "Cumprod", "AddN", "Trace",
-         "UnsortedSegmentSum", "BiasAdd", "Moments", "TensorScatterSub")
-register(_BOOL + _COMPLEX,  # real numbers (ordered)
-         "FloorMod", "Greater", "GreaterEqual", "Less", "LessEqual", "Maximum", "Minimum", "Max",
-         "Min", "Relu", "Relu6", "MaxPool", "ClipByValue", "LeakyRelu")
-register(_FLOAT + _INT + _COMPLEX,  # bool only
-         "LogicalNot", "LogicalAnd", "LogicalOr", "LogicalXor", "All", "Any")
-register(_BOOL, "Reciprocal", "RealDiv", no_kernel=_chars("int32", "int64"))
-register(_BOOL, "Round", "FloorDiv", no_kernel=_COMPLEX)
-register(_chars("int64") + _BOOL + _COMPLEX, "Conv2D")
-register(_INT + _BOOL, "MatrixDeterminant", "Cholesky", "LogMatrixDeterminant", "MatrixSolve",
-         "MatrixTriangularSolve", "CholeskySolve", "LogDet", no_kernel=_chars("float16"))
-register("", "Einsum", "TensorScatterAdd", no_kernel=_BOOL)
-# ArgMax/ArgMin accept bool: only complex is rejected.
-register(_COMPLEX, "ArgMax", "ArgMin")
-register(_FLOAT + _COMPLEX + _BOOL,  # integers only
-         "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift")
+_FLOATS = ("float16", "float32", "float64")
+_COMPLEXES = ("complex64", "complex128")
+_SIGNED = ("int8", "int16", "int32", "int64")
+_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+_INTS = _SIGNED + _UNSIGNED
+
+# The sets most ops take (named by what they accept); other ops name their dtypes with ``accepting``.
+FLOAT = accepting(*_FLOATS)
+FLOAT_COMPLEX = accepting(*_FLOATS, *_COMPLEXES)
+REAL = accepting(*_FLOATS, *_INTS)                          # ordered numbers
+NUMBER = accepting(*_FLOATS, *_INTS, *_COMPLEXES)           # every number
+SIGNED = accepting(*_FLOATS, *_SIGNED, *_COMPLEXES)         # signed numbers (Abs, Neg)
+INTEGER = accepting(*_INTS)
+COMPLEX = accepting(*_COMPLEXES)
+FLOAT_INT = accepting(*_FLOATS, "int32", "int64")         # TruncateMod
+REAL_OR_BOOL = accepting(*_FLOATS, *_INTS, "bool")          # ArgMax, ArgMin
+BOOL = accepting("bool")
+NOT_STRING = accepting(*_FLOATS, *_INTS, *_COMPLEXES, "bool")   # every dtype but string
+ANY = Rule({})                                              # every dtype, strings included
+# The exemption of a primitive that only another op's rules run, on what that op accepted:
+INTERNAL = {"dtypes": "an internal helper of another op's rules: it runs only on dtypes that op's "
+                      "rule accepted"}
+FLOAT_NAMES, COMPLEX_NAMES, SIGNED_NAMES, UNSIGNED_NAMES = _FLOATS, _COMPLEXES, _SIGNED, _UNSIGNED
 
 
-def rejected(op):
-    """The dtype names ``op`` rejects (empty when the op has no rule)."""
-    return {_NAME_OF[c] for c in RULES.get(op, ())}
+class Composite:
+    """The dtype rule of a public function that TensorFlow runs as one op (``Softmax``) and the
+    engine composes of several primitives: declared next to the function, checked by it with
+    ``check(SOFTMAX, x)``. It has a primitive's ``name`` and ``dtypes``."""
+    __slots__ = ("name", "dtypes")
+
+    def __init__(self, name, dtypes):
+        self.name = name
+        self.dtypes = dtypes
+
+    def __repr__(self):
+        return f"<composite {self.name}>"
 
 
-def accepted(op):
-    """TensorFlow's names of the dtypes ``op`` accepts, in TensorFlow's order."""
-    rule = RULES.get(op, {})
-    seen = []
-    for c in _ORDER:
-        if c not in rule and _NAMES[c] not in seen:
-            seen.append(_NAMES[c])
-    return seen
-
-
-def error(op, dtype, arg="x"):
-    """TensorFlow's error for ``op`` on ``dtype`` (a NumPy dtype), or None when accepted."""
-    kind = RULES.get(op, {}).get(dtype.char)
-    if kind is None:
-        return None
-    name = _NAMES.get(dtype.char, str(dtype))
-    if kind == "no_kernel":
-        return errors.NotFoundError(
-            f"{op}: no kernel for dtype {name} (TensorFlow registers {op} for {name} but has no "
-            f"CPU kernel for it) [Op:{op}]")
-    names = [a for a in accepted(op) if a not in ("uint16", "uint32", "uint64")]
-    kinds = {_KIND.get(a, "other") for a in names}
-    expected = {frozenset({"float"}): "a floating-point tensor",
-                frozenset({"float", "complex"}): "a floating-point or complex tensor",
-                frozenset({"bool"}): "a bool tensor"}.get(frozenset(kinds), "one of the dtypes")
-    return errors.invalid_argument(
-        f"{op}: {arg} has dtype {name}, which {op} does not accept; expected {expected} "
-        f"({', '.join(names)}) [Op:{op}]", TypeError)
+def composite(name, dtypes):
+    """Declares the dtype rule ``dtypes`` of the composite op ``name`` (see ``Composite``)."""
+    return Composite(name, dtypes)
 
 
 def check(op, x, arg="x"):
-    """Raises TensorFlow's error when ``op`` has no kernel for the dtype of tensor ``x``."""
+    """Raises TensorFlow's error when ``op`` (a primitive or a ``Composite``) does not accept
+    the dtype of tensor ``x``."""
     value = getattr(x, "_value", None)
     if value is None:
         return
-    err = error(op, value.dtype, arg)
+    err = op.dtypes.error(op.name, value.dtype, arg)
     if err is not None:
         raise err
 
 
-def guard(op, impl):
-    """``impl`` preceded by ``op``'s dtype rule on its first array argument."""
-    rule = RULES[op]
+def guard(op, rule, impl):
+    """``impl`` preceded by ``rule`` (of the op named ``op``) on its first array argument."""
+    kinds = rule.kinds
 
     def checked(x, *rest, **attrs):
-        if x.dtype.char in rule:
-            raise error(op, x.dtype)
+        if x.dtype.char in kinds:
+            raise rule.error(op, x.dtype)
         return impl(x, *rest, **attrs)
 
     checked.__name__ = getattr(impl, "__name__", op)
     checked.__wrapped__ = impl
-    return checked
-
-
-# The tape's hot path (W1: ``y * 1.0001`` and its backward pass) runs these; a wrapper costs
-# ~0.25 us per op (measured), so their only rule (no bool) is checked by their public functions
-# and operators instead of around the implementation.
-UNGUARDED = frozenset({"Mul", "AddV2", "Sub"})
-
-
-def guarded(op, impl):
-    """``impl`` behind ``op``'s dtype rule, or ``impl`` itself when ``op`` has none."""
-    if op not in RULES or op in UNGUARDED or getattr(impl, "_dtype_rule", False):
-        return impl
-    checked = guard(op, impl)
     checked._dtype_rule = True
     return checked
 
 
-def install(table):
-    """Puts the rules in front of the primitives of ``table`` made before a rule existed."""
-    for name, prim in table.items():
-        prim.impl = guarded(name, prim.impl)
+def guarded(prim):
+    """``prim``'s implementation behind its dtype rule; the implementation itself when it has no
+    rule, a rule its functions check (``unguarded``), one refusing nothing, or is guarded already."""
+    rule = prim.dtypes
+    if (rule is None or not rule.guard or not rule.kinds or prim.impl is None
+            or getattr(prim.impl, "_dtype_rule", False)):
+        return prim.impl
+    return guard(prim.name, rule, prim.impl)

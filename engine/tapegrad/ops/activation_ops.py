@@ -7,6 +7,7 @@ from ..ground import NO_ATTRS, incompatible, scalar_like, unary, zeros_of
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, INTERNAL, REAL
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import EagerTensor
@@ -29,18 +30,19 @@ def _relu_impl(x):
 
 
 SIGMOID = elementwise("Sigmoid", _sigmoid_impl,
-                      lambda ans, x: multiply(ans, subtract(scalar_like(1, ans), ans)))
-SOFTPLUS = elementwise("Softplus", _softplus_impl, lambda ans, x: sigmoid(x))
+                      lambda ans, x: multiply(ans, subtract(scalar_like(1, ans), ans)),
+                      dtypes=FLOAT_COMPLEX)
+SOFTPLUS = elementwise("Softplus", _softplus_impl, lambda ans, x: sigmoid(x), dtypes=FLOAT)
 for _prim, _kernel in ((SIGMOID, "sigmoid_grad"), (SOFTPLUS, "softplus_grad")):
     kernels.fuse_vjp(_prim, _kernel)  # one pass for g * deriv while nothing records it
 # relu'(x) g is its own primitive, as TensorFlow's ReluGrad: its gradient with respect to x is
 # zero (not None), so relu'' is zeros, as in TF.
-RELU = primitive("Relu", kernels.route_unary("relu", _relu_impl))
+RELU = primitive("Relu", kernels.route_unary("relu", _relu_impl), dtypes=REAL)
 defshape(RELU, shape_rules.same)
 # (``where`` without NumPy's array-function dispatcher, a Python call, where it has one)
 _where = getattr(xp.where, "_implementation", xp.where)
 RELU_GRAD = primitive("ReluGrad", kernels.route_relu_grad(
-    lambda g, x: _where(x > 0, g, xp.zeros((), g.dtype))), incompatible)
+    lambda g, x: _where(x > 0, g, xp.zeros((), g.dtype))), incompatible, exempt=INTERNAL)
 defshape(RELU_GRAD, shape_rules.same_as(1))
 # Speed: a cotangent of the input's dtype binds directly (relu_grad's conversion hands both back).
 defvjp(RELU, lambda g, ans, x: bind(RELU_GRAD, (g, x), NO_ATTRS) if type(g) is EagerTensor

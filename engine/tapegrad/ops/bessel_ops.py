@@ -8,6 +8,7 @@ import math as _math
 from ..backend import xp
 from ..recording import bind
 from ..table import elementwise
+from ..checks.dtype_rules import FLOAT
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from ..ground import add, multiply
@@ -78,15 +79,16 @@ def _i1_over_x(i1_of_x, x, at_zero):
     return where(zero, _c(at_zero, x), divide(i1_of_x, safe))
 
 
-I0 = elementwise("BesselI0", _impl(0, False), lambda ans, x: bessel_i1(x))
+I0 = elementwise("BesselI0", _impl(0, False), lambda ans, x: bessel_i1(x), dtypes=FLOAT)
 I1 = elementwise("BesselI1", _impl(1, False),
                  # TensorFlow 2.21 takes I1(x)/x as 0 at x = 0, so its I1'(0) is 1, not 1/2
-                 lambda ans, x: subtract(bessel_i0(x), _i1_over_x(ans, x, 0.0)))
+                 lambda ans, x: subtract(bessel_i0(x), _i1_over_x(ans, x, 0.0)), dtypes=FLOAT)
 I0E = elementwise("BesselI0e", _impl(0, True),
-                  lambda ans, x: subtract(bessel_i1e(x), multiply(sign(x), ans)))
+                  lambda ans, x: subtract(bessel_i1e(x), multiply(sign(x), ans)), dtypes=FLOAT)
 I1E = elementwise("BesselI1e", _impl(1, True),
                   lambda ans, x: subtract(bessel_i0e(x), add(multiply(ans, sign(x)),
-                                                             _i1_over_x(ans, x, 0.5))))
+                                                             _i1_over_x(ans, x, 0.5))),
+                  dtypes=FLOAT)
 
 
 def _float(x, op):

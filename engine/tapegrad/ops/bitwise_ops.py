@@ -7,6 +7,7 @@ clamped into ``[0, width - 1]`` (so ``1 << 40`` in int32 is ``1 << 31``, and ``x
 from ..backend import xp
 from ..ground import binary, unary
 from ..table import defnondiff, primitive
+from ..checks.dtype_rules import INTEGER
 from .. import shape_rules
 from ..table import defshape
 
@@ -26,17 +27,17 @@ def _right_shift(x, y):
     return xp.right_shift(x, _shift_amount(x, y))
 
 
-BITWISE_AND = defnondiff(primitive("BitwiseAnd", xp.bitwise_and))
+BITWISE_AND = defnondiff(primitive("BitwiseAnd", xp.bitwise_and, dtypes=INTEGER))
 defshape(BITWISE_AND, shape_rules.broadcasting)
-BITWISE_OR = defnondiff(primitive("BitwiseOr", xp.bitwise_or))
+BITWISE_OR = defnondiff(primitive("BitwiseOr", xp.bitwise_or, dtypes=INTEGER))
 defshape(BITWISE_OR, shape_rules.broadcasting)
-BITWISE_XOR = defnondiff(primitive("BitwiseXor", xp.bitwise_xor))
+BITWISE_XOR = defnondiff(primitive("BitwiseXor", xp.bitwise_xor, dtypes=INTEGER))
 defshape(BITWISE_XOR, shape_rules.broadcasting)
-INVERT = defnondiff(primitive("Invert", xp.invert))
+INVERT = defnondiff(primitive("Invert", xp.invert, dtypes=INTEGER))
 defshape(INVERT, shape_rules.same)
-LEFT_SHIFT = defnondiff(primitive("LeftShift", _left_shift))
+LEFT_SHIFT = defnondiff(primitive("LeftShift", _left_shift, dtypes=INTEGER))
 defshape(LEFT_SHIFT, shape_rules.broadcasting)
-RIGHT_SHIFT = defnondiff(primitive("RightShift", _right_shift))
+RIGHT_SHIFT = defnondiff(primitive("RightShift", _right_shift, dtypes=INTEGER))
 defshape(RIGHT_SHIFT, shape_rules.broadcasting)
 
 

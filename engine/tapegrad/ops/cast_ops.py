@@ -6,6 +6,7 @@ from ..dtypes import as_dtype, from_numpy
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defnondiff, primitive
+from ..checks.dtype_rules import NUMBER
 from .. import shape_rules
 from ..table import defshape
 from .arithmetic_ops import cast, clip_by_value
@@ -49,7 +50,7 @@ def _bitcast(x, dtype):
     return xp.ascontiguousarray(x).view(dtype).reshape(x.shape[:-1])
 
 
-BITCAST = defnondiff(primitive("Bitcast", _bitcast))
+BITCAST = defnondiff(primitive("Bitcast", _bitcast, dtypes=NUMBER))
 defshape(BITCAST, shape_rules.bitcast)
 
 

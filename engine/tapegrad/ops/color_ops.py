@@ -12,6 +12,7 @@ from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..ground import add, multiply
 from ..recording import bind
 from ..table import defnondiff, primitive
+from ..checks.dtype_rules import FLOAT
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -111,7 +112,7 @@ def _hsv_to_rgb(x):
     return xp.stack([((1 - s) + s * c) * v for c in channels], axis=-1).astype(x.dtype)
 
 
-HSV_TO_RGB = defnondiff(primitive("HSVToRGB", _hsv_to_rgb))
+HSV_TO_RGB = defnondiff(primitive("HSVToRGB", _hsv_to_rgb, dtypes=FLOAT))
 defshape(HSV_TO_RGB, shape_rules.same)
 
 
@@ -178,7 +179,8 @@ def _adjust_hue(x, delta):
     return picked.astype(x.dtype)
 
 
-ADJUST_HUE = primitive("AdjustHue", _adjust_hue)                 # no gradient, as in TF
+ADJUST_HUE = primitive("AdjustHue", _adjust_hue,
+                       dtypes=FLOAT)                 # no gradient, as in TF
 exempt(ADJUST_HUE, **NO_GRADIENT)
 defshape(ADJUST_HUE, shape_rules.same)
 
@@ -231,7 +233,8 @@ def _adjust_saturation(x, scale):
     return (picked + m[..., None]).astype(x.dtype)
 
 
-ADJUST_SATURATION = primitive("AdjustSaturation", _adjust_saturation)   # no gradient, as TF
+ADJUST_SATURATION = primitive("AdjustSaturation", _adjust_saturation,
+                              dtypes=FLOAT)   # no gradient, as TF
 exempt(ADJUST_SATURATION, **NO_GRADIENT)
 defshape(ADJUST_SATURATION, shape_rules.same)
 
@@ -253,7 +256,8 @@ def _adjust_contrast(images, contrast_factor):
     return ((images - mean) * contrast_factor + mean).astype(images.dtype, copy=False)
 
 
-ADJUST_CONTRAST = primitive("AdjustContrastv2", _adjust_contrast)  # no vjp: LookupError
+ADJUST_CONTRAST = primitive("AdjustContrastv2", _adjust_contrast,
+                            dtypes=FLOAT)  # no vjp: LookupError
 exempt(ADJUST_CONTRAST, **NO_GRADIENT)
 defshape(ADJUST_CONTRAST, shape_rules.same)
 

@@ -7,6 +7,7 @@ the rules below follow it: Real's gradient is complex(g, 0), Imag's complex(0, g
 from ..backend import xp
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import COMPLEX as COMPLEX_DTYPES, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor
@@ -26,14 +27,16 @@ def _real_dtype(z):
     return xp.float32 if z.dtype == xp.complex64 else xp.float64
 
 
-COMPLEX = primitive("Complex", _complex_impl)
+COMPLEX = primitive("Complex", _complex_impl, dtypes=accepting("float32", "float64"))
 defshape(COMPLEX, lambda re, im: shape_rules.Spec(shape_rules.broadcasting(re, im).shape,
                                               shape_rules.complex_of(re.dtype)))
-REAL = primitive("Real", lambda z: xp.array(xp.real(z), dtype=_real_dtype(z)))   # a copy:
+REAL = primitive("Real", lambda z: xp.array(xp.real(z), dtype=_real_dtype(z)),
+                 dtypes=COMPLEX_DTYPES)   # a copy:
 defshape(REAL, shape_rules.real_of)
-IMAG = primitive("Imag", lambda z: xp.array(xp.imag(z), dtype=_real_dtype(z)))   # C-ordered
+IMAG = primitive("Imag", lambda z: xp.array(xp.imag(z), dtype=_real_dtype(z)),
+                 dtypes=COMPLEX_DTYPES)   # C-ordered
 defshape(IMAG, shape_rules.real_of)
-CONJ = primitive("Conj", xp.conj)
+CONJ = primitive("Conj", xp.conj, dtypes=COMPLEX_DTYPES)
 defshape(CONJ, shape_rules.same)
 
 

@@ -13,6 +13,7 @@ from ..errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from ..ground import reshape
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_NAMES, INTERNAL, REAL, accepting, composite
 from .. import shape_rules
 from ..table import defshape
 from .conv1d_ops import conv1d
@@ -74,6 +75,9 @@ def _check_ranks(x, w, rank, op, what="filters"):
 
 
 # -- conv3d and convolution -------------------------------------------------------------------------
+CONV3D = composite("Conv3D", FLOAT)
+
+
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None,  # noqa: A002
            name=None):
     """3-D convolution of ``[batch, depth, height, width, in]`` with ``[d, h, w, in, out]``
@@ -88,7 +92,7 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
         raise TypeError(f"Expected list for 'strides' argument to 'conv3d' Op, not {strides!r}.")
     check_channels_last(data_format, ("NDHWC",), "Conv3D", InvalidArgumentError)
     x, w = convert.binary(input, filters, "Conv3D")
-    check_dtype("Conv3D", x)
+    check_dtype(CONV3D, x)
     _check_ranks(x, w, 3, "Conv3D")
     dil = spatial_arg(dilations if dilations is not None else 1, 3, "dilations", "Conv3D")
     if any(d != 1 for d in dil):
@@ -143,7 +147,7 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     elif rank == 2:
         y = conv2d(x, w, list(st), padding, dilations=list(dil))
     else:
-        check_dtype("Conv3D", x)
+        check_dtype(CONV3D, x)
         y = _conv_nd(x, w, st, dil, padding, "Conv3D")
         if data_format is None and all(d == 1 for d in dil):   # (a dilated one goes through
             y = _attr_missing_in_gradient(y)                      # space-to-batch in TensorFlow)
@@ -161,7 +165,7 @@ def _fail_missing_attr(*args, **attrs):
                          "without data_format; pass data_format='NDHWC')")
 
 
-UNSET_DATA_FORMAT = primitive("UnsetDataFormatIdentity", lambda x: x)
+UNSET_DATA_FORMAT = primitive("UnsetDataFormatIdentity", lambda x: x, exempt=INTERNAL)
 defvjp(UNSET_DATA_FORMAT, _fail_missing_attr)
 defjvp(UNSET_DATA_FORMAT, _fail_missing_attr)
 defshape(UNSET_DATA_FORMAT, shape_rules.same)
@@ -179,12 +183,16 @@ def _output_shape(output_shape, op):
     return tuple(int(a) for a in v)
 
 
+CONV2D_BACKPROP_INPUT = composite("Conv2DBackpropInput", accepting(*FLOAT_NAMES, "int32"))
+CONV3D_BACKPROP_INPUT = composite("Conv3DBackpropInputV2", FLOAT)
+
+
 def _conv_transpose(input, filters, output_shape, strides, padding, data_format,  # noqa: A002
                     dilations, rank, op):
     formats = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
     check_channels_last(data_format, (formats[rank],), op, InvalidArgumentError)
     x, w = convert.binary(input, filters, op)
-    check_dtype(op, x)
+    check_dtype(CONV2D_BACKPROP_INPUT if rank < 3 else CONV3D_BACKPROP_INPUT, x)
     _check_ranks(x, w, rank, op)
     shape = _output_shape(output_shape, op)
     if len(shape) != rank + 2:
@@ -271,7 +279,7 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
     if not isinstance(padding, str) or padding.upper() not in ("SAME", "VALID"):
         raise ValueError(f"padding must be either VALID or SAME: {padding!r}")
     x, w = convert.binary(value, filters, "atrous_conv2d_transpose")
-    check_dtype("Conv2DBackpropInput", x)
+    check_dtype(CONV2D_BACKPROP_INPUT, x)
     _check_ranks(x, w, 2, "atrous_conv2d_transpose")
     if x._value.shape[3] != w._value.shape[3]:
         raise ValueError(f"value's input channels does not match filters' input channels, "
@@ -284,11 +292,14 @@ def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=No
 
 
 # -- patches and the raw ops ----------------------------------------------------------------------
+EXTRACT_VOLUME_PATCHES = composite("ExtractVolumePatches", REAL)
+
+
 def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa: A002
     """Every ``[planes, rows, cols]`` patch of a 5-D input, flattened into the last dimension
     (in patch-then-channel order)."""
     x = convert.tensor(input)
-    check_dtype("ExtractVolumePatches", x)
+    check_dtype(EXTRACT_VOLUME_PATCHES, x)
     if x._value.ndim != 5:
         raise ValueError(f"ExtractVolumePatches: input must be 5-D, got shape "
                          f"{list(x._value.shape)}")
@@ -308,7 +319,7 @@ def _raw_conv_impl(x, w, strides, dilations, pads, out):
 
 
 # TensorFlow registers no gradient for the raw "Conv" op: a primitive with no rule does the same.
-RAW_CONV = primitive("Conv", _raw_conv_impl)
+RAW_CONV = primitive("Conv", _raw_conv_impl, dtypes=accepting(*FLOAT_NAMES, "int32"))
 exempt(RAW_CONV, **NO_GRADIENT)
 defshape(RAW_CONV, shape_rules.convolution("out"))
 

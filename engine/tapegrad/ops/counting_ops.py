@@ -10,6 +10,7 @@ from ..dtypes import as_dtype, int32, int64
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import primitive
+from ..checks.dtype_rules import accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -56,7 +57,8 @@ def _bincount_impl(values, weights, minlength, maxlength, out_dtype):
 DENSE_BINCOUNT = primitive(
     "DenseBincount",
     lambda values, weights, minlength, maxlength, out_dtype: _bincount_impl(
-        values, weights, minlength, maxlength, out_dtype))   # no gradient registered, as in TF
+        values, weights, minlength, maxlength, out_dtype),
+                           dtypes=accepting("int32", "int64"))   # no gradient registered, as in TF
 exempt(DENSE_BINCOUNT, **NO_GRADIENT)
 defshape(DENSE_BINCOUNT, shape_rules.bincount)
 

@@ -29,6 +29,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -109,9 +110,11 @@ def _eigh_vectors(a):
     return xp.ascontiguousarray(xp.linalg.eigh(a)[1].astype(a.dtype, copy=False))
 
 
-EIGH_VALUES = primitive("SelfAdjointEigV2", _quiet(_eigh_values, "SelfAdjointEigV2"))
+EIGH_VALUES = primitive("SelfAdjointEigV2", _quiet(_eigh_values, "SelfAdjointEigV2"),
+                        dtypes=FLOAT_COMPLEX)
 defshape(EIGH_VALUES, shape_rules.eig_values())
-EIGH_VECTORS = primitive("SelfAdjointEigV2Vectors", _quiet(_eigh_vectors, "SelfAdjointEigV2"))
+EIGH_VECTORS = primitive("SelfAdjointEigV2Vectors", _quiet(_eigh_vectors, "SelfAdjointEigV2"),
+                         dtypes=FLOAT_COMPLEX)
 defshape(EIGH_VECTORS, shape_rules.square_matrix)
 
 
@@ -194,13 +197,13 @@ def _svd_parts(a, full_matrices):
 
 
 SVD_S = primitive("Svd", _quiet(lambda a: _svd_parts(a, False)[1].astype(a.dtype, copy=False),
-                                "Svd"))
+                                "Svd"), dtypes=FLOAT_COMPLEX)
 defshape(SVD_S, shape_rules.decomposition("s"))
 SVD_U = primitive("SvdU", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
-    _svd_parts(a, full_matrices)[0].astype(a.dtype, copy=False)), "Svd"))
+    _svd_parts(a, full_matrices)[0].astype(a.dtype, copy=False)), "Svd"), dtypes=FLOAT_COMPLEX)
 defshape(SVD_U, shape_rules.decomposition("u"))
 SVD_V = primitive("SvdV", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
-    _svd_parts(a, full_matrices)[2].astype(a.dtype, copy=False)), "Svd"))
+    _svd_parts(a, full_matrices)[2].astype(a.dtype, copy=False)), "Svd"), dtypes=FLOAT_COMPLEX)
 defshape(SVD_V, shape_rules.decomposition("v"))
 
 
@@ -340,9 +343,11 @@ def _qr_impl(a, full_matrices, part):
     return xp.ascontiguousarray((q if part == 0 else r).astype(a.dtype, copy=False))
 
 
-QR_Q = primitive("Qr", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 0), "Qr"))
+QR_Q = primitive("Qr", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 0), "Qr"),
+                 dtypes=FLOAT_COMPLEX)
 defshape(QR_Q, shape_rules.decomposition("q"))
-QR_R = primitive("QrR", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 1), "Qr"))
+QR_R = primitive("QrR", _quiet(lambda a, full_matrices: _qr_impl(a, full_matrices, 1), "Qr"),
+                 dtypes=FLOAT_COMPLEX)
 defshape(QR_R, shape_rules.decomposition("r"))
 
 

@@ -10,6 +10,7 @@ ops' rules. As in TensorFlow, a dilation rate goes through
 """
 from .. import convert
 from ..checks import check_dtype
+from ..checks.dtype_rules import FLOAT, composite
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..ground import reshape
 from .conv_ops import conv2d
@@ -34,8 +35,11 @@ def _depthwise_forward(x, w, strides, dilations, pads, out):
     return reshape(y, (n,) + tuple(out) + (c * m,))
 
 
+DEPTHWISE_CONV = composite("DepthwiseConv2dNative", FLOAT)
+
+
 def _check(x, w, op):
-    check_dtype("DepthwiseConv2dNative", x)
+    check_dtype(DEPTHWISE_CONV, x)
     if x._value.ndim != 4:
         raise ValueError(f"{op}: input must be 4-D [batch, height, width, channels], got shape "
                          f"{list(x._value.shape)}")
@@ -86,7 +90,7 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
     check_channels_last(data_format, ("NHWC",), "DepthwiseConv2dNativeBackpropInput",
                         UnimplementedError)
     w, dy = convert.binary(filter, out_backprop, "DepthwiseConv2dNativeBackpropInput")
-    check_dtype("DepthwiseConv2dNative", w)
+    check_dtype(DEPTHWISE_CONV, w)
     sizes = [int(s) for s in (input_sizes._value.tolist() if hasattr(input_sizes, "_value")
                               else input_sizes)]
     kh, kw, c, m = w._value.shape
@@ -107,7 +111,7 @@ def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,
     check_channels_last(data_format, ("NHWC",), "DepthwiseConv2dNativeBackpropFilter",
                         UnimplementedError)
     x, dy = convert.binary(input, out_backprop, "DepthwiseConv2dNativeBackpropFilter")
-    check_dtype("DepthwiseConv2dNative", x)
+    check_dtype(DEPTHWISE_CONV, x)
     kh, kw, c, m = [int(s) for s in (filter_sizes._value.tolist()
                                      if hasattr(filter_sizes, "_value") else filter_sizes)]
     st, dil, out, pads = _depthwise_geometry(x._value.shape[1:3], (kh, kw, c, m), strides,

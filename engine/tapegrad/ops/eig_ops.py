@@ -17,6 +17,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defvjp, primitive
+from ..checks.dtype_rules import COMPLEX_NAMES, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -41,10 +42,12 @@ def _eig(a):
     return e.astype(dt), xp.ascontiguousarray(v.astype(dt))
 
 
-EIG_VALUES = primitive("Eig", lambda a: _eig(a)[0])
+EIG_VALUES = primitive("Eig", lambda a: _eig(a)[0],
+                       dtypes=accepting("float32", "float64", *COMPLEX_NAMES))
 exempt(EIG_VALUES, jvp="no forward-mode rule: TensorFlow has none for Eig either")
 defshape(EIG_VALUES, shape_rules.eig_values(shape_rules.complex_of))
-EIG_VECTORS = primitive("EigVectors", lambda a: _eig(a)[1])
+EIG_VECTORS = primitive("EigVectors", lambda a: _eig(a)[1],
+                        dtypes=accepting("float32", "float64", *COMPLEX_NAMES))
 exempt(EIG_VECTORS, jvp="no forward-mode rule: TensorFlow has none for Eig either")
 defshape(EIG_VECTORS, lambda a: shape_rules.Spec(shape_rules.square_matrix(a).shape,
                                          shape_rules.complex_of(a.dtype)))

@@ -11,6 +11,7 @@ from ..kernels import dispatch as kernels
 from ..ground import binary, conj_if_complex, incompatible, ones_of, quiet, scalar_like, unary, unbroadcast, zeros_of
 from ..recording import bind
 from ..table import ELEMENTWISE, defbatched, defjvp, defvjp, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, NUMBER, SIGNED
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import EagerTensor
@@ -25,11 +26,11 @@ def _shape(x):
 
 def _float_unary(prim, x):
     x = convert.tensor(x)
-    check_dtype(prim.name, x)                # TensorFlow's dtypes for the op (checks/)
+    check_dtype(prim, x)                     # TensorFlow's dtypes for the op (checks/)
     return bind(prim, (x,), {})
 
 
-POW = primitive("Pow", quiet(xp.power), incompatible)
+POW = primitive("Pow", quiet(xp.power), incompatible, dtypes=SIGNED)
 defshape(POW, shape_rules.broadcasting)
 
 
@@ -59,12 +60,15 @@ def _square_deriv(ans, x):
     return multiply(scalar_like(2, x), x)
 
 
-SQUARE = elementwise("Square", kernels.route_unary("square", xp.square), _square_deriv)
+SQUARE = elementwise("Square", kernels.route_unary("square", xp.square), _square_deriv,
+                     dtypes=NUMBER)
 SQRT = elementwise("Sqrt", kernels.route_unary("sqrt", quiet(xp.sqrt)),
-                   lambda ans, x: realdiv(scalar_like(0.5, ans), ans))
+                   lambda ans, x: realdiv(scalar_like(0.5, ans), ans), dtypes=FLOAT_COMPLEX)
 RSQRT = elementwise("Rsqrt", quiet(lambda x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False)),
-                    lambda ans, x: multiply(scalar_like(-0.5, ans), multiply(ans, square(ans))))
-RECIPROCAL = elementwise("Reciprocal", quiet(xp.reciprocal), lambda ans, x: negative(square(ans)))
+                    lambda ans, x: multiply(scalar_like(-0.5, ans), multiply(ans, square(ans))),
+                    dtypes=FLOAT_COMPLEX)
+RECIPROCAL = elementwise("Reciprocal", quiet(xp.reciprocal), lambda ans, x: negative(square(ans)),
+                         dtypes=NUMBER.no_kernel("int32", "int64"))
 
 
 def _zero_where_no_gradient(prim, deriv):
@@ -83,10 +87,11 @@ _zero_where_no_gradient(SQRT, lambda ans, x: realdiv(scalar_like(0.5, ans), ans)
 _zero_where_no_gradient(RSQRT, lambda ans, x: multiply(scalar_like(-0.5, ans),
                                                        multiply(ans, square(ans))))
 _zero_where_no_gradient(RECIPROCAL, lambda ans, x: negative(square(ans)))
-EXP = elementwise("Exp", quiet(xp.exp), lambda ans, x: ans)
-LOG = elementwise("Log", quiet(xp.log), lambda ans, x: reciprocal(x))
-LOG1P = elementwise("Log1p", quiet(xp.log1p), lambda ans, x: reciprocal(add(scalar_like(1, x), x)))
-EXPM1 = elementwise("Expm1", quiet(xp.expm1), lambda ans, x: exp(x))
+EXP = elementwise("Exp", quiet(xp.exp), lambda ans, x: ans, dtypes=FLOAT_COMPLEX)
+LOG = elementwise("Log", quiet(xp.log), lambda ans, x: reciprocal(x), dtypes=FLOAT_COMPLEX)
+LOG1P = elementwise("Log1p", quiet(xp.log1p), lambda ans, x: reciprocal(add(scalar_like(1, x), x)),
+                    dtypes=FLOAT_COMPLEX)
+EXPM1 = elementwise("Expm1", quiet(xp.expm1), lambda ans, x: exp(x), dtypes=FLOAT_COMPLEX)
 
 
 def square(x, name=None):
@@ -128,7 +133,8 @@ def _erf_impl(x):
 
 _TWO_OVER_SQRT_PI = 2.0 / _math.sqrt(_math.pi)
 ERF = elementwise("Erf", _erf_impl,
-                  lambda ans, x: multiply(scalar_like(_TWO_OVER_SQRT_PI, x), exp(negative(square(x)))))
+                  lambda ans, x: multiply(scalar_like(_TWO_OVER_SQRT_PI, x), exp(negative(square(x)))),
+                  dtypes=FLOAT)
 
 
 def erf(x, name=None):

@@ -20,6 +20,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, defnondiff, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, INTERNAL, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor
@@ -67,11 +68,13 @@ def _cast_like(values, like):
 
 
 # -- igamma / igammac -------------------------------------------------------------------------------
-IGAMMA = primitive("Igamma", lambda a, x: _cast_like(_num.igamma(a, x)[0], x))
+IGAMMA = primitive("Igamma", lambda a, x: _cast_like(_num.igamma(a, x)[0], x), dtypes=FLOAT)
 defshape(IGAMMA, shape_rules.broadcasting)
-IGAMMAC = primitive("Igammac", lambda a, x: _cast_like(_num.igamma(a, x, upper=True)[0], x))
+IGAMMAC = primitive("Igammac", lambda a, x: _cast_like(_num.igamma(a, x, upper=True)[0], x),
+                    dtypes=FLOAT)
 defshape(IGAMMAC, shape_rules.broadcasting)
-IGAMMA_GRAD_A = primitive("IgammaGradA", lambda a, x: _cast_like(_num.igamma(a, x)[1], x))
+IGAMMA_GRAD_A = primitive("IgammaGradA", lambda a, x: _cast_like(_num.igamma(a, x)[1], x),
+                          exempt=INTERNAL)
 exempt(IGAMMA_GRAD_A, **NO_GRADIENT)
 defshape(IGAMMA_GRAD_A, shape_rules.broadcasting)
 
@@ -135,7 +138,7 @@ def _betainc_impl(a, b, x):
     return _cast_like(_num.betainc(a, b, x), x)
 
 
-BETAINC = primitive("Betainc", _betainc_impl)
+BETAINC = primitive("Betainc", _betainc_impl, dtypes=accepting("float32", "float64"))
 defshape(BETAINC, shape_rules.broadcasting)
 
 
@@ -165,7 +168,8 @@ def betainc(a, b, x, name=None):
 
 
 # -- zeta -------------------------------------------------------------------------------------------
-ZETA = primitive("Zeta", lambda s, q: _cast_like(_num.zeta(s, q), q))
+ZETA = primitive("Zeta", lambda s, q: _cast_like(_num.zeta(s, q), q),
+                 dtypes=accepting("float32", "float64"))
 defvjp(ZETA, None, lambda g, ans, s, q: unbroadcast(multiply(g, _zeta_dq(s, q)), _shape(q)))
 defjvp(ZETA, None, lambda t, ans, s, q: multiply(t, _zeta_dq(s, q)))
 defshape(ZETA, shape_rules.broadcasting)
@@ -208,7 +212,8 @@ def lbeta(x, name=None):
 # -- erfcinv ----------------------------------------------------------------------------------------
 _MINUS_SQRT_PI_OVER_2 = -_math.sqrt(_math.pi) / 2.0
 ERFCINV = elementwise("Erfcinv", lambda x: _cast_like(_num.erfcinv(x), x),
-                      lambda ans, x: multiply(_c(_MINUS_SQRT_PI_OVER_2, x), exp(square(ans))))
+                      lambda ans, x: multiply(_c(_MINUS_SQRT_PI_OVER_2, x), exp(square(ans))),
+                      dtypes=FLOAT)
 
 
 def erfcinv(x, name=None):
@@ -225,7 +230,8 @@ def erfcinv(x, name=None):
 
 
 # -- nextafter --------------------------------------------------------------------------------------
-NEXTAFTER = primitive("NextAfter", lambda x1, x2: xp.nextafter(x1, x2).astype(x1.dtype))
+NEXTAFTER = primitive("NextAfter", lambda x1, x2: xp.nextafter(x1, x2).astype(x1.dtype),
+                      dtypes=accepting("float32", "float64"))
 defvjp(NEXTAFTER, lambda g, ans, x1, x2: unbroadcast(g, _shape(x1)),
        lambda g, ans, x1, x2: unbroadcast(zeros_like(g), _shape(x2)))
 defjvp(NEXTAFTER, lambda t, ans, x1, x2: t, lambda t, ans, x1, x2: zeros_like(t))
@@ -257,7 +263,8 @@ def _invert_permutation_impl(x):
     return out
 
 
-INVERT_PERMUTATION = defnondiff(primitive("InvertPermutation", _invert_permutation_impl))
+INVERT_PERMUTATION = defnondiff(primitive("InvertPermutation", _invert_permutation_impl,
+                                          dtypes=accepting("int32", "int64")))
 defshape(INVERT_PERMUTATION, shape_rules.same)
 
 

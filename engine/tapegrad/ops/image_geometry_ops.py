@@ -11,6 +11,7 @@ from ..errors import InvalidArgumentError
 from ..ground import reshape
 from ..recording import bind
 from ..table import primitive
+from ..checks.dtype_rules import FLOAT
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -184,7 +185,8 @@ def _draw_boxes(images, boxes, colors):
 
 # no gradient registered, as in TF: a tape asked through it raises LookupError
 DRAW_BOUNDING_BOXES = primitive(
-    "DrawBoundingBoxesV2", lambda images, boxes, colors: _draw_boxes(images, boxes, colors))
+    "DrawBoundingBoxesV2", lambda images, boxes, colors: _draw_boxes(images, boxes, colors),
+                                dtypes=FLOAT)
 exempt(DRAW_BOUNDING_BOXES, **NO_GRADIENT)
 defshape(DRAW_BOUNDING_BOXES, shape_rules.same)
 

@@ -15,6 +15,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import REAL
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -56,9 +57,9 @@ def _fit(x):
     return fitted.reshape(x.shape), runs.reshape(x.shape)
 
 
-ISOTONIC = primitive("IsotonicRegression", lambda x: _fit(x)[0].astype(x.dtype))
+ISOTONIC = primitive("IsotonicRegression", lambda x: _fit(x)[0].astype(x.dtype), dtypes=REAL)
 defshape(ISOTONIC, shape_rules.same)
-ISOTONIC_SEGMENTS = primitive("IsotonicRegressionSegments", lambda x: _fit(x)[1])
+ISOTONIC_SEGMENTS = primitive("IsotonicRegressionSegments", lambda x: _fit(x)[1], dtypes=REAL)
 exempt(ISOTONIC_SEGMENTS, **NO_GRADIENT)
 defshape(ISOTONIC_SEGMENTS, shape_rules.with_dtype("int32"))
 

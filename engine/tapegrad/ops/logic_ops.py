@@ -6,6 +6,7 @@ from .. import convert
 from ..ground import NO_ATTRS, binary, incompatible, unary, unbroadcast, zeros_of
 from ..recording import bind
 from ..table import defjvp, defnondiff, defvjp, primitive
+from ..checks.dtype_rules import ANY, BOOL, FLOAT, REAL
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import wrap
@@ -16,35 +17,35 @@ def _shape(x):
     return x._value.shape
 
 
-def _compare(name, fn):
-    return defnondiff(primitive(name, fn, incompatible))
+def _compare(name, fn, dtypes):
+    return defnondiff(primitive(name, fn, incompatible, dtypes=dtypes))
 
 
-LESS = _compare("Less", xp.less)
+LESS = _compare("Less", xp.less, dtypes=REAL)
 defshape(LESS, shape_rules.comparison)
-LESS_EQUAL = _compare("LessEqual", xp.less_equal)
+LESS_EQUAL = _compare("LessEqual", xp.less_equal, dtypes=REAL)
 defshape(LESS_EQUAL, shape_rules.comparison)
-GREATER = _compare("Greater", xp.greater)
+GREATER = _compare("Greater", xp.greater, dtypes=REAL)
 defshape(GREATER, shape_rules.comparison)
-GREATER_EQUAL = _compare("GreaterEqual", xp.greater_equal)
+GREATER_EQUAL = _compare("GreaterEqual", xp.greater_equal, dtypes=REAL)
 defshape(GREATER_EQUAL, shape_rules.comparison)
-EQUAL = _compare("Equal", xp.equal)
+EQUAL = _compare("Equal", xp.equal, dtypes=ANY)
 defshape(EQUAL, shape_rules.comparison)
-NOT_EQUAL = _compare("NotEqual", xp.not_equal)
+NOT_EQUAL = _compare("NotEqual", xp.not_equal, dtypes=ANY)
 defshape(NOT_EQUAL, shape_rules.comparison)
-LOGICAL_AND = _compare("LogicalAnd", xp.logical_and)
+LOGICAL_AND = _compare("LogicalAnd", xp.logical_and, dtypes=BOOL)
 defshape(LOGICAL_AND, shape_rules.comparison)
-LOGICAL_OR = _compare("LogicalOr", xp.logical_or)
+LOGICAL_OR = _compare("LogicalOr", xp.logical_or, dtypes=BOOL)
 defshape(LOGICAL_OR, shape_rules.comparison)
-LOGICAL_XOR = _compare("LogicalXor", xp.logical_xor)
+LOGICAL_XOR = _compare("LogicalXor", xp.logical_xor, dtypes=BOOL)
 defshape(LOGICAL_XOR, shape_rules.comparison)
-LOGICAL_NOT = defnondiff(primitive("LogicalNot", xp.logical_not))
+LOGICAL_NOT = defnondiff(primitive("LogicalNot", xp.logical_not, dtypes=BOOL))
 defshape(LOGICAL_NOT, shape_rules.with_dtype("bool"))
-IS_NAN = defnondiff(primitive("IsNan", xp.isnan))
+IS_NAN = defnondiff(primitive("IsNan", xp.isnan, dtypes=FLOAT))
 defshape(IS_NAN, shape_rules.with_dtype("bool"))
-IS_INF = defnondiff(primitive("IsInf", xp.isinf))
+IS_INF = defnondiff(primitive("IsInf", xp.isinf, dtypes=FLOAT))
 defshape(IS_INF, shape_rules.with_dtype("bool"))
-IS_FINITE = defnondiff(primitive("IsFinite", xp.isfinite))
+IS_FINITE = defnondiff(primitive("IsFinite", xp.isfinite, dtypes=FLOAT))
 defshape(IS_FINITE, shape_rules.with_dtype("bool"))
 
 
@@ -72,27 +73,27 @@ def not_equal(x, y, name=None):
     return binary(NOT_EQUAL, x, y)
 
 
-def _bools(op, x, y):
+def _bools(prim, x, y):
     """The operands of a logical op as bool tensors. A Python number that is not a bool cannot
     become one (TensorFlow: ``TypeError``); a tensor of another dtype is the op's dtype error."""
     for v in (x, y):
         if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
-            raise TypeError(f"{op}: cannot convert {v!r} to a bool tensor")
-    x, y = convert.binary(x, y, op)
-    check_dtype(op, x)
+            raise TypeError(f"{prim.name}: cannot convert {v!r} to a bool tensor")
+    x, y = convert.binary(x, y, prim.name)
+    check_dtype(prim, x)
     return x, y
 
 
 def logical_and(x, y, name=None):
-    return bind(LOGICAL_AND, _bools("LogicalAnd", x, y), NO_ATTRS)
+    return bind(LOGICAL_AND, _bools(LOGICAL_AND, x, y), NO_ATTRS)
 
 
 def logical_or(x, y, name=None):
-    return bind(LOGICAL_OR, _bools("LogicalOr", x, y), NO_ATTRS)
+    return bind(LOGICAL_OR, _bools(LOGICAL_OR, x, y), NO_ATTRS)
 
 
 def logical_xor(x, y, name=None):
-    return bind(LOGICAL_XOR, _bools("LogicalXor", x, y), NO_ATTRS)
+    return bind(LOGICAL_XOR, _bools(LOGICAL_XOR, x, y), NO_ATTRS)
 
 
 def logical_not(x, name=None):
@@ -118,7 +119,7 @@ def _where_error(inputs, attrs, exc):
         "[" + ",".join(map(str, x._value.shape)) + "]" for x in inputs)
 
 
-SELECT = primitive("SelectV2", xp.where, _where_error)
+SELECT = primitive("SelectV2", xp.where, _where_error, dtypes=ANY)
 defvjp(SELECT, None,
        lambda g, ans, c, x, y: unbroadcast(where(c, g, zeros_of(g)), _shape(x)),
        lambda g, ans, c, x, y: unbroadcast(where(c, zeros_of(g), g), _shape(y)))

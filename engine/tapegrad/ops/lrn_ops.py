@@ -6,12 +6,16 @@ differentiable ops, so its gradient is the exact derivative, as TensorFlow's LRN
 """
 from .. import convert
 from ..checks import check_dtype
+from ..checks.dtype_rules import accepting, composite
 from ..errors import InvalidArgumentError
 from ..ground import add, multiply
 from .array_ops import getitem
 from .arithmetic_ops import realdiv
 from .exponential_ops import pow, square
 from .shape_ops import pad
+
+
+LRN = composite("LRN", accepting("float16", "float32"))
 
 
 def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,  # noqa: A002
@@ -23,7 +27,7 @@ def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, bet
     0.8944
     """
     x = convert.tensor(input)
-    check_dtype("LRN", x)
+    check_dtype(LRN, x)
     return normalize_local_response(x, depth_radius, bias, alpha, beta)
 
 

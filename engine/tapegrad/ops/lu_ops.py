@@ -19,6 +19,7 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import primitive
+from ..checks.dtype_rules import FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -50,7 +51,7 @@ def _factor(a):
     return lu.reshape(a.shape), perm.reshape(batch + (n,))
 
 
-LU = primitive("Lu", lambda a: _factor(a)[0])
+LU = primitive("Lu", lambda a: _factor(a)[0], dtypes=FLOAT_COMPLEX)
 exempt(LU, **NO_GRADIENT)
 defshape(LU, shape_rules.square_matrix)
 

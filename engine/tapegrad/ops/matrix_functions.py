@@ -19,6 +19,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import COMPLEX, FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor
@@ -86,7 +87,7 @@ def _batched(fn, a):
     return xp.ascontiguousarray(out.reshape(a.shape).astype(a.dtype))
 
 
-SQRTM = primitive("MatrixSquareRoot", lambda a: _batched(_sqrt_one, a))
+SQRTM = primitive("MatrixSquareRoot", lambda a: _batched(_sqrt_one, a), dtypes=FLOAT_COMPLEX)
 defshape(SQRTM, shape_rules.square_matrix)
 
 
@@ -152,7 +153,7 @@ def _log_one(a):
     return total * (2.0 ** squarings)
 
 
-LOGM = primitive("MatrixLogarithm", lambda a: _batched(_log_one, a))
+LOGM = primitive("MatrixLogarithm", lambda a: _batched(_log_one, a), dtypes=COMPLEX)
 exempt(LOGM, **NO_GRADIENT)
 defshape(LOGM, shape_rules.square_matrix)
 

@@ -10,7 +10,6 @@ relu6 of an integer tensor is the integer clip (no gradient, as for every intege
 import math
 
 from ..checks import check_dtype
-from ..checks.dtype_rules import RULES as DTYPE_RULES
 
 from ..tensor import convert_to_tensor
 from ..variables import Variable
@@ -23,7 +22,7 @@ from .array_ops import concat, ones_like, squeeze, zeros_like
 from .exponential_ops import exp, expm1, log, log1p, reciprocal, rsqrt
 from .indexing_ops import gather
 from .logic_ops import greater_equal, logical_and, where
-from .nn_ops import relu6 as _relu6_float
+from .nn_ops import SELU, relu6 as _relu6_float
 from .reduction_ops import clip_by_norm
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -36,7 +35,7 @@ def _tensor(x):
 
 def _float(x, op):
     x = _tensor(x)
-    if op in DTYPE_RULES:        # TensorFlow's recorded dtypes for the op (checks/)
+    if not isinstance(op, str):  # TensorFlow's recorded dtypes for the op (a composite)
         check_dtype(op, x)
         return x
     if not (x.dtype.is_floating or x.dtype.is_complex):
@@ -68,7 +67,7 @@ def selu(features, name=None):
     >>> round(float(tf.nn.selu(1.0)), 4)
     1.0507
     """
-    x = _float(features, "Selu")
+    x = _float(features, SELU)
     zero = _c(0, x)
     negative_part = multiply(_c(_SELU_ALPHA, x), expm1(minimum(x, zero)))
     # x >= 0 picks the positive branch at 0 too: TensorFlow's selu'(0) is scale.

@@ -58,7 +58,7 @@ def _arithmetic(prim, fn):
             ty = type(y)
             if ty is _Eager:
                 dt = x._value.dtype
-                if dt == y._value.dtype and dt.kind != "b":   # bool: fn raises TF's error
+                if dt == y._value.dtype and dt.kind not in "bO":   # bool, string: fn checks
                     return _bind(prim, (x, y), attrs)
             elif ty is float or ty is int:
                 dt = x._value.dtype

@@ -14,6 +14,7 @@ import math as _math
 
 from .. import convert
 from ..checks import check_dtype
+from ..checks.dtype_rules import FLOAT, REAL, accepting, composite
 from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..ground import add, multiply, reduce_sum, reshape
@@ -87,6 +88,9 @@ def _check_rank(x, rank, op):
         raise ValueError(f"{op}: input must be {rank + 2}-D, got shape {list(x._value.shape)}")
 
 
+MAX_POOL3D = composite("MaxPool3D", accepting("float16", "float32").no_kernel("float16"))
+
+
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
     """Maximum over each ``[d, h, w]`` window of ``[batch, depth, height, width, channels]``;
     as TensorFlow's MaxPool3D, every tied maximum receives the gradient.
@@ -97,7 +101,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     """
     check_channels_last(data_format, ("NDHWC",), "MaxPool3D", InvalidArgumentError)
     x = convert.tensor(input)
-    check_dtype("MaxPool3D", x)
+    check_dtype(MAX_POOL3D, x)
     return max_pool_3d_windows(x, ksize, strides, padding)
 
 
@@ -111,11 +115,14 @@ def max_pool_3d_windows(x, ksize, strides, padding):
     return reshape(all_max(v, valid), lead + (x._value.shape[-1],))
 
 
+AVG_POOL3D = composite("AvgPool3D", FLOAT.no_kernel("float16", "float64"))
+
+
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
     """Mean over each ``[d, h, w]`` window; with 'SAME' padding only real entries count."""
     check_channels_last(data_format, ("NDHWC",), "AvgPool3D", InvalidArgumentError)
     x = convert.tensor(input)
-    check_dtype("AvgPool3D", x)
+    check_dtype(AVG_POOL3D, x)
     return avg_pool_3d_windows(x, ksize, strides, padding)
 
 
@@ -192,6 +199,9 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID",  # no
 
 
 # -- max_pool_with_argmax -------------------------------------------------------------------------
+MAX_POOL_WITH_ARGMAX = composite("MaxPoolWithArgmax", REAL)
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
                          output_dtype="int64", include_batch_in_index=False, name=None):
     """``max_pool2d`` and, for each output, the flat index of its (first) maximum:
@@ -201,7 +211,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # 
         raise ValueError(f"`data_format` values other  than 'NHWC' are not supported. Received: "
                          f"data_format={data_format}")
     x = convert.tensor(input)
-    check_dtype("MaxPoolWithArgmax", x)
+    check_dtype(MAX_POOL_WITH_ARGMAX, x)
     _check_rank(x, 2, "MaxPoolWithArgmax")
     ks = spatial_arg(ksize, 2, "ksize", "MaxPoolWithArgmax")
     st = spatial_arg(strides, 2, "strides", "MaxPoolWithArgmax")
@@ -237,13 +247,16 @@ FractionalAvgPool = collections.namedtuple(
 
 
 # -- morphological dilation and erosion -----------------------------------------------------------
+DILATION2D = composite("Dilation2D", REAL)
+
+
 def dilation2d(input, filters, strides, padding, data_format, dilations, name=None):  # noqa: A002
     """Grayscale dilation: ``max`` over each window of ``input + filters`` (``filters`` is
     ``[h, w, channels]``); the gradient goes to the first maximum of each window."""
     if data_format != "NHWC":
         raise ValueError(f"tf.nn.dilation2d only supports NHWC data_format, got {data_format!r}")
     x, f = convert.binary(input, filters, "Dilation2D")
-    check_dtype("Dilation2D", x)
+    check_dtype(DILATION2D, x)
     _check_rank(x, 2, "Dilation2D")
     if f._value.ndim != 3 or f._value.shape[2] != x._value.shape[3]:
         raise InvalidArgumentError(f"filter must be 3-D [height, width, {x._value.shape[3]}], got "
@@ -292,9 +305,14 @@ def _sequence(n, out, pseudo_random, rng):
     return xp.asarray([0] + list(itertools.accumulate(diff)), dtype=xp.int64)
 
 
+_FRACTIONAL_TYPES = accepting("float32", "float64", "int32", "int64")
+FRACTIONAL_MAX_POOL = composite("FractionalMaxPool", _FRACTIONAL_TYPES)
+FRACTIONAL_AVG_POOL = composite("FractionalAvgPool", _FRACTIONAL_TYPES)
+
+
 def _fractional(value, pooling_ratio, pseudo_random, overlapping, seed, seed2, op, reduce):
     x = convert.tensor(value)
-    check_dtype(op, x)
+    check_dtype(FRACTIONAL_MAX_POOL if op == FRACTIONAL_MAX_POOL.name else FRACTIONAL_AVG_POOL, x)
     _check_rank(x, 2, op)
     ratio = [float(r) for r in pooling_ratio]
     if any(r < 1.0 for r in ratio):

@@ -15,6 +15,7 @@ from ..errors import InvalidArgumentError
 from ..ground import add, broadcast_to, multiply, reshape
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import ANY, NUMBER, REAL, composite
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import wrap
@@ -297,7 +298,7 @@ def _stitch_jvp(tangents, ans, inputs, attrs):
     return bind(DYNAMIC_STITCH, tuple(inputs[:count]) + tuple(parts), attrs)
 
 
-DYNAMIC_STITCH = primitive("DynamicStitch", _stitch_impl)
+DYNAMIC_STITCH = primitive("DynamicStitch", _stitch_impl, dtypes=ANY)
 defshape(DYNAMIC_STITCH, shape_rules.stitch)
 DYNAMIC_STITCH.vjp = _stitch_vjp
 DYNAMIC_STITCH.jvp = _stitch_jvp
@@ -343,6 +344,9 @@ def dynamic_stitch(indices, data, name=None):
 
 
 # -- more scatters into a copy ------------------------------------------------------------------
+TENSOR_SCATTER_SUB = composite("TensorScatterSub", NUMBER)
+
+
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     """A copy of ``tensor`` with ``updates`` subtracted at ``indices``.
 
@@ -351,7 +355,7 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     [1.0, -3.0, 3.0]
     """
     t, u = convert.same_dtype([tensor, updates], "TensorScatterSub")
-    checks.check_dtype("TensorScatterSub", t)
+    checks.check_dtype(TENSOR_SCATTER_SUB, t)
     return add(t, scatter_nd(indices, negative(u), t._value.shape))
 
 
@@ -389,9 +393,9 @@ def _extreme_u_jvp(t, ans, x, indices, updates, pick):
     return divide(scatter_nd(indices, multiply(t, u_hit), tuple(x._value.shape)), count)
 
 
-TENSOR_SCATTER_MAX = primitive("TensorScatterMax", _scatter_extreme_impl)
+TENSOR_SCATTER_MAX = primitive("TensorScatterMax", _scatter_extreme_impl, dtypes=REAL)
 defshape(TENSOR_SCATTER_MAX, shape_rules.same)
-TENSOR_SCATTER_MIN = primitive("TensorScatterMin", _scatter_extreme_impl)
+TENSOR_SCATTER_MIN = primitive("TensorScatterMin", _scatter_extreme_impl, dtypes=REAL)
 defshape(TENSOR_SCATTER_MIN, shape_rules.same)
 for _prim in (TENSOR_SCATTER_MAX, TENSOR_SCATTER_MIN):
     defvjp(_prim, _extreme_x_vjp, None, _extreme_u_vjp)
@@ -540,7 +544,8 @@ def tuple_(tensors, control_inputs=None, name=None):
     return [None if t is None else identity(t) for t in tensors]
 
 
-GUARANTEE_CONST = primitive("GuaranteeConst", lambda x: x.copy())   # no gradient, as TF's
+GUARANTEE_CONST = primitive("GuaranteeConst", lambda x: x.copy(),
+                            dtypes=ANY)   # no gradient, as TF's
 exempt(GUARANTEE_CONST, **NO_GRADIENT)
 defshape(GUARANTEE_CONST, shape_rules.same)
 

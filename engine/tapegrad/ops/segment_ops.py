@@ -15,6 +15,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import NUMBER, REAL
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -73,12 +74,14 @@ def _prod_impl(data, ids, num_segments):
 
 
 SEGMENT_MAX = primitive("UnsortedSegmentMax",
-                        lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, True))
+                        lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, True),
+                        dtypes=REAL)
 defshape(SEGMENT_MAX, shape_rules.segments)
 SEGMENT_MIN = primitive("UnsortedSegmentMin",
-                        lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, False))
+                        lambda data, ids, num_segments: _extreme_impl(data, ids, num_segments, False),
+                        dtypes=REAL)
 defshape(SEGMENT_MIN, shape_rules.segments)
-SEGMENT_PROD = primitive("UnsortedSegmentProd", _prod_impl)
+SEGMENT_PROD = primitive("UnsortedSegmentProd", _prod_impl, dtypes=NUMBER)
 defshape(SEGMENT_PROD, shape_rules.segments)
 
 

@@ -13,6 +13,7 @@ from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks.dtype_rules import COMPLEX, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor, wrap
@@ -39,15 +40,17 @@ def _points(shape, rank):
     return n
 
 
-FFT = primitive("FFT", lambda z, rank: xp.fft.fftn(z, axes=_axes(rank)).astype(z.dtype))
+FFT = primitive("FFT", lambda z, rank: xp.fft.fftn(z, axes=_axes(rank)).astype(z.dtype),
+                dtypes=COMPLEX)
 defshape(FFT, shape_rules.fft())
-IFFT = primitive("IFFT", lambda z, rank: xp.fft.ifftn(z, axes=_axes(rank)).astype(z.dtype))
+IFFT = primitive("IFFT", lambda z, rank: xp.fft.ifftn(z, axes=_axes(rank)).astype(z.dtype),
+                 dtypes=COMPLEX)
 defshape(IFFT, shape_rules.fft())
 RFFT = primitive("RFFT", lambda x, rank: xp.fft.rfftn(x, axes=_axes(rank)).astype(
-    _COMPLEX_OF[x.dtype.name]))
+    _COMPLEX_OF[x.dtype.name]), dtypes=accepting("float32", "float64"))
 defshape(RFFT, shape_rules.fft(real_in=True))
 IRFFT = primitive("IRFFT", lambda y, rank, lengths: xp.fft.irfftn(
-    y, s=lengths, axes=_axes(rank)).astype(_REAL_OF[y.dtype.name]))
+    y, s=lengths, axes=_axes(rank)).astype(_REAL_OF[y.dtype.name]), dtypes=COMPLEX)
 defshape(IRFFT, shape_rules.fft(real_out=True))
 
 

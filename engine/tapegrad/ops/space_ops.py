@@ -7,6 +7,7 @@ Each is a pad or crop, a reshape and a transpose, so each gradient is the invers
 """
 from .. import convert
 from ..checks import check_dtype
+from ..checks.dtype_rules import COMPLEX_NAMES, NOT_STRING, composite
 from ..backend import xp
 from ..errors import InvalidArgumentError, NotFoundError
 from ..ground import reshape
@@ -86,6 +87,9 @@ def _block_args(x, block_shape, pairs, name, op):
     return block, pairs
 
 
+SPACE_TO_BATCH = composite("SpaceToBatchND", NOT_STRING.no_kernel("bool", *COMPLEX_NAMES))
+
+
 def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002
     """Pads the spatial dimensions (1..M), cuts them into ``block_shape`` blocks and moves the
     position inside each block into the batch dimension.
@@ -95,7 +99,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002
     TensorShape([4, 1, 1, 1])
     """
     x = convert.tensor(input)
-    check_dtype("SpaceToBatchND", x)
+    check_dtype(SPACE_TO_BATCH, x)
     block, pairs = _block_args(x, block_shape, paddings, "paddings", "SpaceToBatchND")
     m = len(block)
     shape = x._value.shape

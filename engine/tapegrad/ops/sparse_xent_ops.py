@@ -10,6 +10,7 @@ written with the engine's ops (softmax), so second derivatives are the softmax's
 from .. import convert, shape_rules
 from ..backend import xp
 from ..checks import check_dtype
+from ..checks.dtype_rules import FLOAT
 from ..errors import InvalidArgumentError, invalid_argument
 from ..kernels import dispatch as kernels
 from ..recording import bind
@@ -53,7 +54,7 @@ def _loss_impl(logits, labels):
     return (lse - picked).astype(logits.dtype, copy=False)
 
 
-SPARSE_XENT = primitive(_OP, _loss_impl)
+SPARSE_XENT = primitive(_OP, _loss_impl, dtypes=FLOAT)
 defshape(SPARSE_XENT, lambda logits, labels: shape_rules.without_axis(logits))
 
 
@@ -128,7 +129,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError("sparse_softmax_cross_entropy_with_logits: both labels and logits must "
                          "be given")
     x = convert.tensor(logits)
-    check_dtype(_OP, x)
+    check_dtype(SPARSE_XENT, x)
     z = convert.tensor(labels)
     if z._value.dtype not in (xp.int32, xp.int64):
         raise invalid_argument(f"Value for attr 'Tlabels' of {z.dtype.name} is not in the list of "

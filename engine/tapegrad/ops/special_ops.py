@@ -15,6 +15,7 @@ import math as _math
 from ..backend import xp
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor
@@ -98,8 +99,8 @@ def _same(fn):
     return impl
 
 
-LGAMMA = elementwise("Lgamma", _same(_lgamma_np), lambda ans, x: digamma(x))
-DIGAMMA = elementwise("Digamma", _same(_digamma_np), lambda ans, x: polygamma(1, x))
+LGAMMA = elementwise("Lgamma", _same(_lgamma_np), lambda ans, x: digamma(x), dtypes=FLOAT)
+DIGAMMA = elementwise("Digamma", _same(_digamma_np), lambda ans, x: polygamma(1, x), dtypes=FLOAT)
 
 
 def _polygamma_impl(a, x):
@@ -117,7 +118,7 @@ def _polygamma_impl(a, x):
     return out.astype(x.dtype)
 
 
-POLYGAMMA = primitive("Polygamma", _polygamma_impl)
+POLYGAMMA = primitive("Polygamma", _polygamma_impl, dtypes=accepting("float32", "float64"))
 defshape(POLYGAMMA, shape_rules.broadcasting_last)
 
 
@@ -181,7 +182,7 @@ def polygamma(a, x, name=None):
 
 
 # -- x * f(y), zero where x == 0 ---------------------------------------------------------------------
-def _x_times(name, f, f_op, df_dy):
+def _x_times(name, f, f_op, df_dy, dtypes):
     """A primitive for x * f(y) that is 0 (with 0 gradients) wherever x == 0; ``f`` works on
     arrays, ``f_op`` is the same function as an engine op (for the rules)."""
     def impl(x, y):
@@ -189,7 +190,7 @@ def _x_times(name, f, f_op, df_dy):
             value = x * f(y)
         return xp.where(x == 0, xp.zeros((), x.dtype), value).astype(x.dtype, copy=False)
 
-    prim = primitive(name, impl)
+    prim = primitive(name, impl, dtypes=dtypes)
 
     def masked(x, value):
         return where(equal(x, zeros_like(x)), zeros_like(value), value)
@@ -207,12 +208,14 @@ def _x_times(name, f, f_op, df_dy):
     return prim
 
 
-XLOGY = _x_times("Xlogy", xp.log, log, lambda y: reciprocal(y))
+XLOGY = _x_times("Xlogy", xp.log, log, lambda y: reciprocal(y), dtypes=FLOAT_COMPLEX)
 defshape(XLOGY, shape_rules.broadcasting)
-XDIVY = _x_times("Xdivy", lambda y: 1 / y, reciprocal, lambda y: negative(reciprocal(square(y))))
+XDIVY = _x_times("Xdivy", lambda y: 1 / y, reciprocal, lambda y: negative(reciprocal(square(y))),
+                 dtypes=FLOAT_COMPLEX)
 defshape(XDIVY, shape_rules.broadcasting)
 XLOG1PY = _x_times("Xlog1py", xp.log1p, log1p,
-                   lambda y: reciprocal(add(y, convert_to_tensor(1, dtype=y.dtype))))
+                   lambda y: reciprocal(add(y, convert_to_tensor(1, dtype=y.dtype))),
+                   dtypes=FLOAT_COMPLEX)
 defshape(XLOG1PY, shape_rules.broadcasting)
 
 
@@ -284,9 +287,10 @@ def _erfinv_impl(y):
 
 _SQRT_PI_OVER_2 = _math.sqrt(_math.pi) / 2.0
 ERFC = elementwise("Erfc", _erfc_impl, lambda ans, x: multiply(
-    convert_to_tensor(-2.0 / _math.sqrt(_math.pi), dtype=x.dtype), exp(negative(square(x)))))
+    convert_to_tensor(-2.0 / _math.sqrt(_math.pi), dtype=x.dtype), exp(negative(square(x)))),
+                   dtypes=FLOAT)
 ERFINV = elementwise("Erfinv", _erfinv_impl, lambda ans, x: multiply(
-    convert_to_tensor(_SQRT_PI_OVER_2, dtype=x.dtype), exp(square(ans))))
+    convert_to_tensor(_SQRT_PI_OVER_2, dtype=x.dtype), exp(square(ans))), dtypes=FLOAT)
 
 
 def erfc(x, name=None):
@@ -323,7 +327,7 @@ def _mul_no_nan_impl(x, y):
         return xp.where(y == 0, xp.zeros((), x.dtype), x * y).astype(x.dtype, copy=False)
 
 
-MUL_NO_NAN = primitive("MulNoNan", _mul_no_nan_impl)
+MUL_NO_NAN = primitive("MulNoNan", _mul_no_nan_impl, dtypes=FLOAT_COMPLEX)
 defvjp(MUL_NO_NAN,
        lambda g, ans, x, y: unbroadcast(bind(MUL_NO_NAN, (g, y), {}), x._value.shape),
        lambda g, ans, x, y: unbroadcast(bind(MUL_NO_NAN, (x, g), {}), y._value.shape))

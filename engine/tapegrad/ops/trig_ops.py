@@ -6,6 +6,7 @@ from ..ground import NO_ATTRS, incompatible, quiet, scalar_like, unary, unbroadc
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
+from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import EagerTensor
@@ -16,7 +17,7 @@ from ..batching import rows_broadcast
 
 def _float_unary(prim, x):
     x = convert.tensor(x)
-    check_dtype(prim.name, x)                # TensorFlow's dtypes for the op (checks/)
+    check_dtype(prim, x)                     # TensorFlow's dtypes for the op (checks/)
     return bind(prim, (x,), {})
 
 
@@ -24,9 +25,10 @@ def _one(like):
     return scalar_like(1, like)
 
 
-SIN = elementwise("Sin", xp.sin, lambda ans, x: cos(x))
-COS = elementwise("Cos", xp.cos, lambda ans, x: negative(sin(x)))
-TAN = elementwise("Tan", quiet(xp.tan), lambda ans, x: add(scalar_like(1, ans), square(ans)))
+SIN = elementwise("Sin", xp.sin, lambda ans, x: cos(x), dtypes=FLOAT_COMPLEX)
+COS = elementwise("Cos", xp.cos, lambda ans, x: negative(sin(x)), dtypes=FLOAT_COMPLEX)
+TAN = elementwise("Tan", quiet(xp.tan), lambda ans, x: add(scalar_like(1, ans), square(ans)),
+                  dtypes=FLOAT_COMPLEX)
 def _tanh_deriv(ans, x):
     """1 - tanh(x)^2, from the output. Speed: the output is a tensor of a float or complex
     dtype (which Sub and Square take), so both ops bind without subtract's and square's
@@ -36,21 +38,25 @@ def _tanh_deriv(ans, x):
     return subtract(scalar_like(1, ans), square(ans))
 
 
-TANH = elementwise("Tanh", xp.tanh, _tanh_deriv)
+TANH = elementwise("Tanh", xp.tanh, _tanh_deriv, dtypes=FLOAT_COMPLEX)
 kernels.fuse_vjp(TANH, "tanh_grad")  # one pass for g * deriv while nothing records it
 ASIN = elementwise("Asin", quiet(xp.arcsin),
-                   lambda ans, x: reciprocal(sqrt(subtract(_one(x), square(x)))))
+                   lambda ans, x: reciprocal(sqrt(subtract(_one(x), square(x)))),
+                   dtypes=FLOAT_COMPLEX)
 ACOS = elementwise("Acos", quiet(xp.arccos),
-                   lambda ans, x: negative(reciprocal(sqrt(subtract(_one(x), square(x))))))
-ATAN = elementwise("Atan", xp.arctan, lambda ans, x: reciprocal(add(_one(x), square(x))))
-SINH = elementwise("Sinh", quiet(xp.sinh), lambda ans, x: cosh(x))
-COSH = elementwise("Cosh", quiet(xp.cosh), lambda ans, x: sinh(x))
+                   lambda ans, x: negative(reciprocal(sqrt(subtract(_one(x), square(x))))),
+                   dtypes=FLOAT_COMPLEX)
+ATAN = elementwise("Atan", xp.arctan, lambda ans, x: reciprocal(add(_one(x), square(x))),
+                   dtypes=FLOAT_COMPLEX)
+SINH = elementwise("Sinh", quiet(xp.sinh), lambda ans, x: cosh(x), dtypes=FLOAT_COMPLEX)
+COSH = elementwise("Cosh", quiet(xp.cosh), lambda ans, x: sinh(x), dtypes=FLOAT_COMPLEX)
 ASINH = elementwise("Asinh", xp.arcsinh,
-                    lambda ans, x: reciprocal(sqrt(add(square(x), _one(x)))))
+                    lambda ans, x: reciprocal(sqrt(add(square(x), _one(x)))), dtypes=FLOAT_COMPLEX)
 ACOSH = elementwise("Acosh", quiet(xp.arccosh),
-                    lambda ans, x: reciprocal(sqrt(subtract(square(x), _one(x)))))
+                    lambda ans, x: reciprocal(sqrt(subtract(square(x), _one(x)))),
+                    dtypes=FLOAT_COMPLEX)
 ATANH = elementwise("Atanh", quiet(xp.arctanh),
-                    lambda ans, x: reciprocal(subtract(_one(x), square(x))))
+                    lambda ans, x: reciprocal(subtract(_one(x), square(x))), dtypes=FLOAT_COMPLEX)
 
 
 def sin(x, name=None):
@@ -102,7 +108,7 @@ def atanh(x, name=None):
 
 
 # atan2(y, x): the angle of the point (x, y); d/dy = x / r^2, d/dx = -y / r^2.
-ATAN2 = primitive("Atan2", xp.arctan2, incompatible)
+ATAN2 = primitive("Atan2", xp.arctan2, incompatible, dtypes=FLOAT)
 defshape(ATAN2, shape_rules.broadcasting)
 
 

@@ -12,36 +12,13 @@ import itertools
 import math as _math
 
 from ..backend import xp
-from ..checks import dtype_rules
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import deflinear, primitive
+from ..checks.dtype_rules import INTERNAL
 from .. import shape_rules
 from ..table import defshape
 from ..batching import folded
-
-
-# Which dtypes TensorFlow 2.21's CPU kernels of these ops take (recorded in the nn_conv cases):
-# "invalid" dtypes are outside the op's type list, "no_kernel" ones have no CPU kernel.
-def _chars(*names):
-    """NumPy's dtype characters of ``names`` (several per name on some platforms)."""
-    return "".join(c for c in "efdFD?bhilqBHILQ" if xp.dtype(c).name in names)
-
-
-_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-_NOT_FLOAT = _chars(*_INTS, "bool", "complex64", "complex128")
-dtype_rules.register(_NOT_FLOAT, "Conv3D", "Conv3DBackpropInputV2", "DepthwiseConv2dNative")
-dtype_rules.register(_NOT_FLOAT, "AvgPool3D", no_kernel=_chars("float16", "float64"))
-dtype_rules.register(_NOT_FLOAT + _chars("float64"), "MaxPool3D", no_kernel=_chars("float16"))
-dtype_rules.register(_NOT_FLOAT + _chars("float64"), "LRN")
-dtype_rules.register(_chars(*[i for i in _INTS if i != "int32"], "bool", "complex64",
-                            "complex128"), "Conv2DBackpropInput", "Conv")
-dtype_rules.register(_chars("bool", "complex64", "complex128"),
-                     "MaxPoolWithArgmax", "Dilation2D", "ExtractVolumePatches")
-dtype_rules.register(_chars("float16", "int8", "int16", "uint8", "uint16", "uint32", "uint64",
-                            "bool", "complex64", "complex128"),
-                     "FractionalMaxPool", "FractionalAvgPool")
-dtype_rules.register("", "SpaceToBatchND", no_kernel=_chars("bool", "complex64", "complex128"))
 
 
 def spatial_arg(value, rank, name, op, allow_short=True):
@@ -151,9 +128,9 @@ def _scatter_impl(cols, ksize, strides, dilations, pads, out, in_sizes, fill=0):
     return xp.ascontiguousarray(padded[(slice(None),) + inner])
 
 
-GATHER_WINDOWS = primitive("GatherWindows", _gather_impl)
+GATHER_WINDOWS = primitive("GatherWindows", _gather_impl, exempt=INTERNAL)
 defshape(GATHER_WINDOWS, shape_rules.windows)
-SCATTER_WINDOWS = primitive("ScatterWindows", _scatter_impl)
+SCATTER_WINDOWS = primitive("ScatterWindows", _scatter_impl, exempt=INTERNAL)
 defshape(SCATTER_WINDOWS, shape_rules.image_sizes("in_sizes"))
 deflinear(GATHER_WINDOWS,
           lambda g, ans, x, **a: bind(SCATTER_WINDOWS, (g,), dict(a, in_sizes=x._value.shape[1:-1])))

@@ -174,6 +174,86 @@ CALLS.update({
 })
 
 
+# The primitives whose dtype rule was recorded later (issue 27 item 1), and strings reaching each:
+# these cases add "string" to the dtypes tried.
+STRING_TOO = DTYPES + ["string"]
+_WORDS = [["a", "b", "c"], ["d", "a", "b"]]
+
+
+def _any_matrix(tf, dt):
+    return tf.constant(_WORDS) if dt == "string" else _matrix(tf, dt)
+
+
+def _rules_table(tf, call):
+    out = {}
+    for dt in STRING_TOO:
+        try:
+            out[dt] = call(tf, dt)
+        except Exception as e:  # noqa: BLE001 - the error class is the recorded outcome
+            out[dt] = type(e).__name__
+    return out
+
+
+_SPECIAL_UNARY = {
+    "bessel_i0": "math.special.bessel_i0", "bessel_i1": "math.special.bessel_i1",
+    "bessel_i0e": "math.bessel_i0e", "bessel_i1e": "math.bessel_i1e", "lgamma": "math.lgamma",
+    "digamma": "math.digamma", "erfc": "math.erfc", "erfinv": "math.erfinv",
+    "real": "math.real", "imag": "math.imag", "conj": "math.conj",
+    "isotonic_regression": "nn.isotonic_regression", "fft": "signal.fft", "ifft": "signal.ifft",
+    "rfft": "signal.rfft",
+}
+_SPECIAL_BINARY = {
+    "igamma": "math.igamma", "igammac": "math.igammac", "zeta": "math.zeta",
+    "polygamma": "math.polygamma", "nextafter": "math.nextafter", "xlogy": "math.xlogy",
+    "xdivy": "math.xdivy", "xlog1py": "math.xlog1py", "mul_no_nan": "math.multiply_no_nan",
+    "truncatediv": "truncatediv", "truncatemod": "truncatemod", "complex": "complex",
+}
+_SQUARE_OPS = {"svd": "linalg.svd", "qr": "linalg.qr", "eigh": "linalg.eigh", "eig": "linalg.eig",
+               "lu": "linalg.lu", "sqrtm": "linalg.sqrtm", "logm": "linalg.logm"}
+
+
+def _fn(tf, path):
+    for part in path.split("."):
+        tf = getattr(tf, part)
+    return tf
+
+
+RULE_CALLS = {}
+for _n, _p in _SPECIAL_UNARY.items():
+    RULE_CALLS[_n] = (lambda p: lambda tf, dt: _fn(tf, p)(_any_matrix(tf, dt)))(_p)
+for _n, _p in _SPECIAL_BINARY.items():
+    RULE_CALLS[_n] = (lambda p: lambda tf, dt: _fn(tf, p)(_any_matrix(tf, dt),
+                                                          _any_matrix(tf, dt)))(_p)
+for _n, _p in _SQUARE_OPS.items():
+    RULE_CALLS[_n] = (lambda p: lambda tf, dt: _fn(tf, p)(
+        tf.constant([["a", "b"], ["c", "d"]]) if dt == "string" else _square(tf, dt)))(_p)
+for _n in ["max", "min", "prod"]:
+    RULE_CALLS["unsorted_segment_" + _n] = (lambda n: lambda tf, dt: getattr(
+        tf.math, "unsorted_segment_" + n)(_any_matrix(tf, dt), [1, 0], 2))(_n)
+    if _n != "prod":
+        RULE_CALLS["tensor_scatter_nd_" + _n] = (lambda n: lambda tf, dt: getattr(
+            tf, "tensor_scatter_nd_" + n)(_any_matrix(tf, dt), [[0, 0]],
+                                          _any_matrix(tf, dt)[0, :1]))(_n)
+RULE_CALLS.update({
+    "invert_permutation": lambda tf, dt: tf.math.invert_permutation(
+        tf.constant([2, 0, 1], dt) if dt != "string" else tf.constant(["a"])),
+    "string_reduce_sum": lambda tf, dt: tf.reduce_sum(_any_matrix(tf, dt)),
+    "string_identity": lambda tf, dt: tf.identity(_any_matrix(tf, dt)),
+    "string_transpose": lambda tf, dt: tf.transpose(_any_matrix(tf, dt)),
+    "string_concat": lambda tf, dt: tf.concat([_any_matrix(tf, dt), _any_matrix(tf, dt)], 0),
+    "string_equal": lambda tf, dt: tf.equal(_any_matrix(tf, dt), _any_matrix(tf, dt)),
+    "string_exp": lambda tf, dt: tf.exp(_any_matrix(tf, dt)),
+    "string_abs": lambda tf, dt: tf.abs(_any_matrix(tf, dt)),
+    "string_maximum": lambda tf, dt: tf.maximum(_any_matrix(tf, dt), _any_matrix(tf, dt)),
+    "string_subtract": lambda tf, dt: tf.subtract(_any_matrix(tf, dt), _any_matrix(tf, dt)),
+    "string_multiply": lambda tf, dt: tf.multiply(_any_matrix(tf, dt), _any_matrix(tf, dt)),
+    "string_cumsum": lambda tf, dt: tf.math.cumsum(_any_matrix(tf, dt), axis=1),
+    "string_argmax": lambda tf, dt: tf.math.argmax(_any_matrix(tf, dt), axis=1),
+    "string_softmax": lambda tf, dt: tf.nn.softmax(_any_matrix(tf, dt)),
+    "string_matmul": lambda tf, dt: tf.matmul(_any_matrix(tf, dt), _any_matrix(tf, dt),
+                                              transpose_b=True),
+})
+
 
 
 def _case(call):
@@ -182,6 +262,17 @@ def _case(call):
 
 for _n, _call in CALLS.items():
     globals()["case_" + _n] = _case(_call)
+# Recorded, but tapegrad's public functions still differ from TensorFlow before the primitive's
+# rule is reached (a TypeError instead of InvalidArgumentError, a missing NotFoundError): not
+# yet cases.
+PENDING = {"bessel_i0", "bessel_i1", "bessel_i0e", "bessel_i1e", "lgamma", "digamma", "erfc",
+           "erfinv", "real", "imag", "conj", "isotonic_regression", "rfft", "igamma", "igammac",
+           "polygamma", "xlogy", "xdivy", "xlog1py", "mul_no_nan", "truncatediv", "truncatemod",
+           "svd", "qr", "eigh", "eig", "lu", "sqrtm", "tensor_scatter_nd_max",
+           "tensor_scatter_nd_min"}
+for _n, _call in RULE_CALLS.items():
+    if _n not in PENDING:
+        globals()["case_" + _n] = (lambda call: lambda tf: _rules_table(tf, call))(_call)
 
 # TensorFlow's float64 gelu differs from the exact erf (tapegrad's) by ~4e-9 relative; the
 # one tolerance of a case must also cover float16 (~5e-4).

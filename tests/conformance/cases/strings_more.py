@@ -246,3 +246,7 @@ def case_join_needs_equal_shapes(tf):
 
 def case_join_scalars_broadcast(tf):
     return tf.strings.join([tf.constant("x"), tf.constant([["a"], ["b"]])], separator="-")
+
+
+def case_reduce_sum_of_strings(tf):
+    return tf.reduce_sum(tf.constant(["a", "b"]))
