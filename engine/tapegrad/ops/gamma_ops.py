@@ -24,25 +24,16 @@ from ..checks.dtype_rules import FLOAT, INTERNAL, accepting
 from .. import shape_rules
 from ..table import defshape
 from ..tensor import convert_to_tensor
-from ..variables import Variable
 from ..ground import add, multiply, reduce_sum, unbroadcast
 from .arithmetic_ops import cast, negative, subtract
 from .array_ops import zeros_like
 from .exponential_ops import exp, log, square
 from .logic_ops import equal
 from .reduction_ops import reduce_mean
-from .special_ops import lgamma, xlog1py, xlogy
+from .special_ops import _tensor, lgamma, xlog1py, xlogy
 from . import special_numerics as _num
 from ..batching import rows_broadcast
 from ..primitives import NO_GRADIENT, exempt
-
-
-def _tensor(x, like=None):
-    if isinstance(x, Variable):
-        return x.read_value()
-    if like is not None and not hasattr(x, "dtype"):
-        return convert_to_tensor(x, dtype=like.dtype)
-    return convert_to_tensor(x)
 
 
 def _floats(op, *args, allowed=("float32", "float64")):
