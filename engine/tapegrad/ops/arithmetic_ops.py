@@ -9,7 +9,6 @@ from .. import checks, convert, dtypes
 from ..errors import InternalError, InvalidArgumentError
 from ..checks import check_dtype
 from ..checks.dtype_rules import composite
-from ..checks.dtype_rules import composite
 from ..ground import (  # noqa: F401  (add and multiply are the ground's)
     ADD, MUL, NO_ATTRS, add, binary, conj_if_complex, incompatible, multiply, quiet, scalar_like,
     unary, unbroadcast,
@@ -19,7 +18,6 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..tensor import EagerTensor, convert_to_tensor, wrap
 from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitive
-from ..checks.dtype_rules import ANY, COMPLEX_NAMES, FLOAT, FLOAT_INT, NUMBER, REAL, SIGNED
 from ..checks.dtype_rules import ANY, COMPLEX_NAMES, FLOAT, FLOAT_INT, NUMBER, REAL, SIGNED
 from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
@@ -262,9 +260,6 @@ def stop_gradient(x, name=None):
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """Clips to [min, max]; the gradient passes where min <= t <= max (ties included)."""
     return minimum(maximum(t, clip_value_min), clip_value_max)
-
-
-ADD_N = composite("AddN", NUMBER)
 
 
 ADD_N = composite("AddN", NUMBER)

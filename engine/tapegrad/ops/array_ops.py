@@ -10,7 +10,6 @@ from ..ground import conj_if_complex
 from ..recording import bind
 from ..table import deflinear, primitive
 from ..checks.dtype_rules import ANY, INTERNAL
-from ..checks.dtype_rules import ANY, INTERNAL
 from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
 from .. import batching
 from ..batching import own_vjp

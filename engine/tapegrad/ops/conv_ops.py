@@ -13,7 +13,6 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..recording import bind
 from ..table import defjvp, deflinear, defvjp, primitive
 from ..checks.dtype_rules import FLOAT, FLOAT_NAMES, INTERNAL, REAL, UNSIGNED_NAMES, accepting, composite
-from ..checks.dtype_rules import FLOAT, FLOAT_NAMES, INTERNAL, REAL, UNSIGNED_NAMES, accepting, composite
 from .. import convert
 from ..ground import reduce_sum
 from ..tensor import wrap
@@ -169,9 +168,6 @@ def _pool_attrs(x, ksize, strides, padding, op):
     out_hw, pads = _geometry(in_hw, k, st, (1, 1), padding, op)
     return {"ksize": k, "strides": st, "dilations": (1, 1), "pads": pads, "out_hw": out_hw,
             "in_hw": in_hw}
-
-
-AVG_POOL = composite("AvgPool", FLOAT)
 
 
 AVG_POOL = composite("AvgPool", FLOAT)

@@ -29,7 +29,6 @@ from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import INTERNAL, accepting
-from ..checks.dtype_rules import INTERNAL, accepting
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from ..ground import multiply, reduce_sum

@@ -5,7 +5,6 @@ from ..ground import quiet
 from ..recording import bind
 from ..table import deflinear, defjvp, defvjp, primitive
 from ..checks.dtype_rules import NUMBER
-from ..checks.dtype_rules import NUMBER
 from .arithmetic_ops import multiply, realdiv
 from .. import batching
 from ..batching import own_vjp

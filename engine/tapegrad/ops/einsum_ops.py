@@ -15,7 +15,6 @@ from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import INTERNAL
-from ..checks.dtype_rules import INTERNAL
 from ..tensor import convert_to_tensor
 from ..variables import Variable
 from .shape_ops import _free_letters, einsum as _contract

@@ -13,7 +13,6 @@ from ..ground import add, as_shape as _as_shape, reshape
 from ..recording import bind
 from ..table import deflinear, defvjp, defjvp, primitive
 from ..checks.dtype_rules import ANY, NOT_STRING, NUMBER, composite
-from ..checks.dtype_rules import ANY, NOT_STRING, NUMBER, composite
 from ..tensor import Tensor, TensorShape, wrap
 from .arithmetic_ops import negative
 from .logic_ops import where
@@ -260,9 +259,6 @@ def scatter_nd(indices, updates, shape, name=None):
                                    f"{_fmt(expected)} for indices {_fmt(idx._value.shape)} and "
                                    f"shape {_fmt(shape)} [Op:ScatterNd]")
     return bind(SCATTER_ND, (idx, u), {"shape": shape})
-
-
-TENSOR_SCATTER_ADD = composite("TensorScatterAdd", NOT_STRING.no_kernel("bool"))
 
 
 TENSOR_SCATTER_ADD = composite("TensorScatterAdd", NOT_STRING.no_kernel("bool"))

@@ -10,7 +10,6 @@ from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import FLOAT_COMPLEX
-from ..checks.dtype_rules import FLOAT_COMPLEX
 from ..tensor import wrap
 from .. import convert
 from ..checks import check_dtype

@@ -7,7 +7,6 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import COMPLEX_NAMES, FLOAT_NAMES, UNSIGNED_NAMES, accepting
-from ..checks.dtype_rules import COMPLEX_NAMES, FLOAT_NAMES, UNSIGNED_NAMES, accepting
 from ..tensor import EagerTensor as _Eager
 from .. import batching
 from ..batching import own_vjp

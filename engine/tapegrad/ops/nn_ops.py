@@ -12,7 +12,6 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defvjp, elementwise, primitive
 from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, NUMBER, REAL, composite
-from ..checks.dtype_rules import FLOAT, FLOAT_COMPLEX, NUMBER, REAL, composite
 from ..tensor import wrap
 from .activation_ops import sigmoid
 from .arithmetic_ops import (
@@ -45,9 +44,6 @@ def _python_axis(op, axis, x):
 SOFTMAX = composite("Softmax", FLOAT)
 
 
-SOFTMAX = composite("Softmax", FLOAT)
-
-
 def softmax(logits, axis=-1, name=None):
     """exp(x - max) / sum(exp(x - max)) along ``axis`` (the shift only guards against overflow)."""
     x = convert.tensor(logits)
@@ -61,18 +57,12 @@ def softmax(logits, axis=-1, name=None):
 LOG_SOFTMAX = composite("LogSoftmax", FLOAT)
 
 
-LOG_SOFTMAX = composite("LogSoftmax", FLOAT)
-
-
 def log_softmax(logits, axis=-1, name=None):
     x = convert.tensor(logits)
     check_dtype(LOG_SOFTMAX, x)
     axis = _python_axis("log_softmax", axis, x)
     shifted = subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True)))
     return subtract(shifted, log(reduce_sum(exp(shifted), axis=axis, keepdims=True)))
-
-
-BIAS_ADD = composite("BiasAdd", NUMBER)
 
 
 BIAS_ADD = composite("BiasAdd", NUMBER)
@@ -125,18 +115,12 @@ def relu6(features, name=None):
 LEAKY_RELU = composite("LeakyRelu", REAL)
 
 
-LEAKY_RELU = composite("LeakyRelu", REAL)
-
-
 def leaky_relu(features, alpha=0.2, name=None):
     """x where x > 0, else alpha * x."""
     x = _float_tensor(features, LEAKY_RELU)
     if x._value.dtype.kind in "iu":          # TensorFlow computes integer inputs in float32
         x = cast(x, xp.float32)
     return where(greater(x, zeros_of(x)), x, multiply(scalar_like(alpha, x), x))
-
-
-ELU = composite("Elu", FLOAT)
 
 
 ELU = composite("Elu", FLOAT)
@@ -151,9 +135,6 @@ def elu(features, name=None):
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
-
-
-SELU = composite("Selu", FLOAT)
 
 
 SELU = composite("Selu", FLOAT)
@@ -182,9 +163,6 @@ def gelu(features, approximate=False, name=None):
 SILU = composite("Silu", FLOAT_COMPLEX)
 
 
-SILU = composite("Silu", FLOAT_COMPLEX)
-
-
 def silu(features, beta=1.0, name=None):
     """x * sigmoid(beta * x) (also called swish)."""
     x = _float_tensor(features, SILU)
@@ -192,9 +170,6 @@ def silu(features, beta=1.0, name=None):
 
 
 swish = silu
-
-
-SOFTSIGN = composite("Softsign", FLOAT)
 
 
 SOFTSIGN = composite("Softsign", FLOAT)
@@ -299,9 +274,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     u = tf_random.uniform(shape, dtype=x.dtype, seed=seed)._value
     keep = (u >= rate).astype(x._value.dtype) / x._value.dtype.type(1 - rate)
     return multiply(x, wrap(keep))
-
-
-MOMENTS = composite("Moments", NUMBER)
 
 
 MOMENTS = composite("Moments", NUMBER)

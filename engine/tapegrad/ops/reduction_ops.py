@@ -16,7 +16,6 @@ from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import deflinear, defjvp, defnondiff, defvjp, primitive
 from ..checks.dtype_rules import BOOL, FLOAT, NUMBER, REAL, REAL_OR_BOOL, composite
-from ..checks.dtype_rules import BOOL, FLOAT, NUMBER, REAL, REAL_OR_BOOL, composite
 from ..tensor import EagerTensor, wrap
 from .arithmetic_ops import (
     DIV, NO_ATTRS, abs, add, cast, maximum, multiply, realdiv, stop_gradient, subtract,
@@ -211,9 +210,6 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 REDUCE_LOGSUMEXP = composite("ReduceLogSumExp", FLOAT)
 
 
-REDUCE_LOGSUMEXP = composite("ReduceLogSumExp", FLOAT)
-
-
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) over ``axis``, shifted by the (non-differentiated) maximum for stability.
 
@@ -252,9 +248,6 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Square root of ``reduce_variance``."""
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
-
-
-L2_LOSS = composite("L2Loss", FLOAT)
 
 
 L2_LOSS = composite("L2Loss", FLOAT)
@@ -331,9 +324,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 def _squeeze_pair(t, axes):
     shape = tuple(d for i, d in enumerate(t._value.shape) if i not in axes)
     return reshape(t, shape)
-
-
-CLIP_BY_NORM = composite("ClipByNorm", FLOAT)
 
 
 CLIP_BY_NORM = composite("ClipByNorm", FLOAT)

@@ -16,12 +16,10 @@ from .. import dtypes
 from ..ground import add, as_shape as _as_shape, broadcast_to, fmt_shape, reduce_sum, reshape
 from ..table import deflinear, defjvp, defvjp, primitive
 from ..checks.dtype_rules import ANY, NOT_STRING
-from ..checks.dtype_rules import ANY, NOT_STRING
 from .. import convert
 from ..tensor import Tensor, TensorShape, VariableBase, wrap
 from .arithmetic_ops import identity
 from .array_ops import concat, getitem
-from .matmul_ops import MATMUL
 from .matmul_ops import MATMUL
 from .. import batching
 from ..ground import reshape_to

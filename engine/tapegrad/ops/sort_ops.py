@@ -12,7 +12,6 @@ from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import INTERNAL
-from ..checks.dtype_rules import INTERNAL
 from ..tensor import convert_to_tensor, wrap
 from ..variables import Variable
 from .arithmetic_ops import negative
