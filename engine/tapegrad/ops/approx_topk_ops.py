@@ -10,23 +10,13 @@ accepts float16, bfloat16 and float32 only.
 from ..errors import InvalidArgumentError, NotFoundError
 from ..tensor import convert_to_tensor
 from ..variables import Variable
-from .sort_ops import top_k
+from .sort_ops import result_pair, top_k
 
 _ALLOWED = ("float16", "bfloat16", "float32")
 
 
-class ApproxTopK(tuple):
-    """``(values, indices)``, also readable as ``.values`` and ``.indices``."""
-    __slots__ = ()
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"ApproxTopK(values={self[0]!r}, indices={self[1]!r})"
+ApproxTopK = result_pair("ApproxTopK", "values", "indices", __name__,
+                         "``(values, indices)``, also readable as ``.values`` and ``.indices``.")
 
 
 def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95,  # noqa: A002

@@ -63,18 +63,22 @@ def _ascending_order(a):
     return xp.argsort(a, axis=-1, kind="stable")
 
 
-class TopKV2(tuple):
-    """``(values, indices)``, also readable as ``.values`` and ``.indices`` (TF's namedtuple)."""
-    __slots__ = ()
+def result_pair(name, first, second, module, doc=None, named_repr=True):
+    """A tuple class of two results, also readable by the names ``first`` and ``second`` (as
+    TensorFlow's namedtuples are); ``named_repr`` shows it as ``name(first=..., second=...)``."""
+    def new(cls, a, b):
+        return tuple.__new__(cls, (a, b))
 
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
+    body = {"__slots__": (), "__doc__": doc, "__module__": module, "__new__": new,
+            first: property(lambda self: self[0]), second: property(lambda self: self[1])}
+    if named_repr:
+        body["__repr__"] = lambda self: f"{name}({first}={self[0]!r}, {second}={self[1]!r})"
+    return type(name, (tuple,), body)
 
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
 
-    def __repr__(self):
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+TopKV2 = result_pair("TopKV2", "values", "indices", __name__,
+                     "``(values, indices)``, also readable as ``.values`` and ``.indices`` "
+                     "(TF's namedtuple).")
 
 
 def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # noqa: A002
@@ -173,14 +177,7 @@ def in_top_k(targets, predictions, k, name=None):
     return wrap(valid & xp.isfinite(target_value) & (higher < int(k)))
 
 
-class _Unique(tuple):
-    __slots__ = ()
-
-    def __new__(cls, y, idx):
-        return super().__new__(cls, (y, idx))
-
-    y = property(lambda self: self[0])
-    idx = property(lambda self: self[1])
+_Unique = result_pair("_Unique", "y", "idx", __name__, named_repr=False)
 
 
 def unique(x, out_idx="int32", name=None):
