@@ -39,9 +39,9 @@ def _square(tf, dt):
     return tf.constant(_SQUARE[_kind(dt)], dtype=dt)
 
 
-def _table(tf, call):
+def _table(tf, call, dtypes=DTYPES):
     out = {}
-    for dt in DTYPES:
+    for dt in dtypes:
         try:
             out[dt] = call(tf, dt)
         except Exception as e:  # noqa: BLE001 - the error class is the recorded outcome
@@ -184,16 +184,6 @@ def _any_matrix(tf, dt):
     return tf.constant(_WORDS) if dt == "string" else _matrix(tf, dt)
 
 
-def _rules_table(tf, call):
-    out = {}
-    for dt in STRING_TOO:
-        try:
-            out[dt] = call(tf, dt)
-        except Exception as e:  # noqa: BLE001 - the error class is the recorded outcome
-            out[dt] = type(e).__name__
-    return out
-
-
 _SPECIAL_UNARY = {
     "bessel_i0": "math.special.bessel_i0", "bessel_i1": "math.special.bessel_i1",
     "bessel_i0e": "math.bessel_i0e", "bessel_i1e": "math.bessel_i1e", "lgamma": "math.lgamma",
@@ -272,7 +262,7 @@ PENDING = {"bessel_i0", "bessel_i1", "bessel_i0e", "bessel_i1e", "lgamma", "diga
            "tensor_scatter_nd_min"}
 for _n, _call in RULE_CALLS.items():
     if _n not in PENDING:
-        globals()["case_" + _n] = (lambda call: lambda tf: _rules_table(tf, call))(_call)
+        globals()["case_" + _n] = (lambda call: lambda tf: _table(tf, call, STRING_TOO))(_call)
 
 # TensorFlow's float64 gelu differs from the exact erf (tapegrad's) by ~4e-9 relative; the
 # one tolerance of a case must also cover float16 (~5e-4).
