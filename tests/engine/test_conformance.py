@@ -17,8 +17,10 @@ def _params():
     out = []
     for area in cases.areas():
         module = cases.load(area)
-        for name in cases.case_functions(module):
-            out.append(pytest.param(area, name, id=f"{area}::{name}"))
+        for name, fn in cases.case_functions(module).items():
+            known = getattr(fn, "known_divergence", None)   # a strict xfail, with its reason
+            marks = [pytest.mark.xfail(reason=known, strict=True)] if known else []
+            out.append(pytest.param(area, name, id=f"{area}::{name}", marks=marks))
     return out
 
 

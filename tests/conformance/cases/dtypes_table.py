@@ -252,17 +252,20 @@ def _case(call):
 
 for _n, _call in CALLS.items():
     globals()["case_" + _n] = _case(_call)
-# Recorded, but tapegrad's public functions still differ from TensorFlow before the primitive's
-# rule is reached (a TypeError instead of InvalidArgumentError, a missing NotFoundError): not
-# yet cases.
+# Known divergences: tapegrad's public functions still differ from TensorFlow before the
+# primitive's rule is reached (a TypeError instead of InvalidArgumentError, a missing
+# NotFoundError). Recorded like the rest, and strict xfails in test_conformance.py
+# (``known_divergence``): each must still fail, and leaves this set when it is fixed.
 PENDING = {"bessel_i0", "bessel_i1", "bessel_i0e", "bessel_i1e", "lgamma", "digamma", "erfc",
            "erfinv", "real", "imag", "conj", "isotonic_regression", "rfft", "igamma", "igammac",
            "polygamma", "xlogy", "xdivy", "xlog1py", "mul_no_nan", "truncatediv", "truncatemod",
            "svd", "qr", "eigh", "eig", "lu", "sqrtm", "tensor_scatter_nd_max",
            "tensor_scatter_nd_min"}
 for _n, _call in RULE_CALLS.items():
-    if _n not in PENDING:
-        globals()["case_" + _n] = (lambda call: lambda tf: _table(tf, call, STRING_TOO))(_call)
+    globals()["case_" + _n] = (lambda call: lambda tf: _table(tf, call, STRING_TOO))(_call)
+    if _n in PENDING:
+        globals()["case_" + _n].known_divergence = (
+            "the public function refuses some dtypes before the op's rule, not as TensorFlow")
 
 # TensorFlow's float64 gelu differs from the exact erf (tapegrad's) by ~4e-9 relative; the
 # one tolerance of a case must also cover float16 (~5e-4).
