@@ -144,6 +144,10 @@ _NOISE = [
     (re.compile(r"(__inference_\S*?)_\d+\b"), r"\1"),
 ]
 _TF_DTYPES = {"half": "float16", "float": "float32", "double": "float64"}
+# A ledger entry holds our message; a run matches it on this many leading characters of its
+# meaning (the op and the kind of problem: the rest may carry NumPy's wording, which differs
+# between the NumPy of CPython and Pyodide's).
+LEDGER_PREFIX = 48
 # The meaningful part: numbers, quoted names, dtype names.
 _TOKEN = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?|'[^'\s]{1,40}'|`[^`\s]{1,40}`|\b(?:b?float(?:16|32|64)"
                     r"|u?int(?:8|16|32|64)|bool|complex(?:64|128)|string|half|double)\b")
@@ -197,7 +201,7 @@ def _compare_message(expected, actual, message, known, path, out):
         if message_matches(expected, actual):
             out.append(f"{path}: the message now says what TensorFlow's says: take the case out of "
                        f"tests/conformance/message_ledger.json (python tests/conformance/ledger.py)")
-        elif meaning(actual) != meaning(known):
+        elif meaning(actual)[:LEDGER_PREFIX] != meaning(known)[:LEDGER_PREFIX]:
             out.append(f"{path}: tapegrad's message changed from the ledger's {known!r} to "
                        f"{actual!r}, and neither says what TensorFlow's {meaning(expected)!r} says")
         return

@@ -10,7 +10,10 @@ import tapegrad
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
 import cases  # noqa: E402
+import ledger  # noqa: E402
 import outcome  # noqa: E402
+
+LEDGER = ledger.load()["conformance"]
 
 
 def _params():
@@ -46,8 +49,18 @@ def test_case_matches_tensorflow(area, name, fresh_layer_names):
         _modules[area] = cases.load(area)
     fn = cases.case_functions(_modules[area])[name]
     got = outcome.run(fn, tapegrad)
-    diffs = outcome.compare(recorded[name], got, getattr(fn, "tolerance", (None, None)))
+    diffs = outcome.compare(recorded[name], got, getattr(fn, "tolerance", (None, None)),
+                            messages=True, message=getattr(fn, "message_differs", None),
+                            known=LEDGER.get(f"{area}::{name}"))
     assert not diffs, "\n".join(diffs)
+
+
+def test_every_ledger_entry_is_a_recorded_error_case():
+    """tests/conformance/message_ledger.json lists only cases that exist and raise."""
+    for key in LEDGER:
+        area, name = key.split("::")
+        assert "error" in _fixture(area)["cases"].get(name, {}), \
+            f"{key} is in the message ledger but is not a recorded error case: rewrite the ledger"
 
 
 def test_every_recorded_case_still_exists():

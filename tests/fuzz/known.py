@@ -34,7 +34,7 @@ KNOWN = {
     'function-0f1ff0a7d4': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-1b31133a9d': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-21dc673fde': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-22d3dbbb84': "result['results'][0]: keys ['error'] expected, got ['object']",
+    'function-22d3dbbb84': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-29fc47b259': "result['results'][0]: TensorFlow gave {'dict': {'tensor': 'string', 'shape': {'list': []}, 'value': 'aa'}}, tapegrad gave 'aa'",
     'function-2ea4c5510a': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-426b34bd0a': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
@@ -44,15 +44,15 @@ KNOWN = {
     'function-53bb6ff23c': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-574f9518a8': "result['results'][1]: TensorFlow gave {'dict': {'tensor': 'string', 'shape': {'list': []}, 'value': 'b'}}, tapegrad gave 'b'",
     'function-5d0da77130': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-69abd2b5b5': "result['results'][1]: keys ['error'] expected, got ['object']",
+    'function-69abd2b5b5': "result['results'][1]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-6d70076ce4': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-7a1ec1812d': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-7a52f6e56a': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-7abffd60dc': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-7c49b398c8': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-86e5632b07': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-91be4c09a5': "result['results'][0]: keys ['error'] expected, got ['object']",
-    'function-970ad5776b': "result['results'][1]: keys ['error'] expected, got ['object']",
+    'function-91be4c09a5': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
+    'function-970ad5776b': "result['results'][1]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-a4282aa070': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-a659be0774': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-b5a7dbf281': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
@@ -80,51 +80,51 @@ KNOWN = {
     'layer-f3896fe677': 'TensorFlow gave ValueError: Computed output size would be zero or negative. Received `inputs shape=(2, 1, 1)`, `kernel shape=(2, 1, 2)`, `dilation_rate=[1]`, `s',
     'layer-f430467fc6': "TensorFlow gave TypeError: Expected an integer value for `n`, got <class 'str'>., tapegrad gave ValueError: Received an invalid value for argument `n`, expected",
     'layer-feb88713f8': 'TensorFlow gave ValueError: The `kernel_size` argument must be a tuple of 1 integers. Received kernel_size=0, including values {0} that do not satisfy `value > ',
-    'strings-08996e5e84': "result[1][1]: 'héllo!' expected, got '\\x00!'",
-    'strings-0ce32aa0bc': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
-    'strings-14b3223cb2': "TensorFlow gave {'value': {'tensor': 'string', 'shape': [], 'value': 'a,b,,c'}}, tapegrad gave ValueError: invalid literal for int() with base 10: b'a,b,,c'",
     'strings-156317ed58': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__UnicodeDecode_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid formatting on input',
     'strings-178498b91a': "values [[['�', '�', '�', '�', '�', '�', '�', '�', '�'], ['�', '�', '�', '�', '�', '�', '�', '�', '�']], [[' ', ' ', 'p', 'a', 'd', ' ', ' '], ['�', '�', '�', '�",
-    'strings-19c26d1f4f': "TensorFlow gave {'value': {'tensor': 'string', 'shape': [], 'value': ''}}, tapegrad gave ValueError: invalid literal for int() with base 10: b''",
-    'strings-1cace17016': "TensorFlow gave {'value': {'tensor': 'string', 'shape': [1, 1], 'value': [['\\t tab']]}}, tapegrad gave ValueError: invalid literal for int() with base 10: b'\\t ",
     'strings-20641a950a': "values [[['-', '3', '.', '5'], [' ', ' ', 'p', 'a', 'd', ' ', ' '], ['1', '2']], [['1', '2'], ['x', '1'], ['-', '3', '.', '5']], [['1', '2'], ['a', ',', 'b', ',",
     'strings-2150813e14': "result[0]: values [['\\t', ' ', 't', 'a', 'b']] expected, got ['\\t', ' ', 't', 'a', 'b']",
     'strings-23b2803622': "values [[['�', '�', '�', '�', '�', '�', '�', '�', '�'], ['�', '�', '�', '�', '�', '�', '�', '�', '�']], [[' ', ' ', 'p', 'a', 'd', ' ', ' '], [' ', ' ', 'p', 'a",
     'strings-2541347ac5': "values [[['-', '3', '.', '5'], [' ', ' ', 'p', 'a', 'd', ' ', ' '], ['1', '2']], [['日', '本', '語'], ['x', '1'], ['\\t', ' ', 't', 'a', 'b']], [['1', '2'], ['a', '",
     'strings-3583da312b': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__UnicodeDecode_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid formatting on input',
     'strings-442cd881d5': "values [[['�', '�', '�', '�', '�', '�', '�', '�', '�'], ['o', 'k', '�', 'o', 'k']], [[' ', ' ', 'p', 'a', 'd', ' ', ' '], [' ', ' ', 'p', 'a', 'd', ' ', ' ']]] ",
-    'strings-465c65e26d': "TensorFlow gave {'value': {'tensor': 'string', 'shape': [1], 'value': ['abc']}}, tapegrad gave ValueError: invalid literal for int() with base 10: b'abc'",
-    'strings-4779a371e2': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StaticRegexReplace_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid pattern: (, er',
     'strings-504856be5f': "result[0]: values [['a', ',', 'b', ',', ',', 'c']] expected, got ['a', ',', 'b', ',', ',', 'c']",
     'strings-50ca25a662': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__UnicodeDecode_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid formatting on input',
-    'strings-5331afa72d': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
-    'strings-5561d3b2f6': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
     'strings-5725a04a3d': "values [[['-', '3', '.', '5'], [' ', ' ', 'p', 'a', 'd', ' ', ' '], ['1', '2']], [['x', '1'], ['x', '1'], ['\\t', ' ', 't', 'a', 'b']], [['1', '2'], ['a', ',', '",
-    'strings-65b43b4482': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-69c77559a4': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
-    'strings-7443eea85c': 'TensorFlow gave InvalidArgumentError: Value for attr \'unit\' of "CHAR" is not in the list of allowed values: "BYTE", "UTF8_CHAR"\n\t; NodeDef: {{node StringLength}',
-    'strings-783c05b3a3': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
-    'strings-8552669e0a': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-8cb548a658': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-a486440abd': "TensorFlow gave {'value': {'tensor': 'string', 'shape': [2], 'value': ['a,b,,c', '\\t tab']}}, tapegrad gave ValueError: invalid literal for int() with base 10: ",
     'strings-aa567ac1f3': "values [[['-', '3', '.', '5'], [' ', ' ', 'p', 'a', 'd', ' ', ' '], ['1', '2']], [['1', '2'], ['x', '1'], ['\\t', ' ', 't', 'a', 'b']], [['1', '2'], ['a', ',', '",
-    'strings-aa85ee6ed0': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-b59586f3ea': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-bc3fd9667c': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
     'strings-be747b444d': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__UnicodeDecode_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid formatting on input',
     'strings-c14d2d09a8': "result[0]: values [['\\t', ' ', 't', 'a', 'b']] expected, got ['\\t', ' ', 't', 'a', 'b']",
-    'strings-c50174f7c1': 'TensorFlow gave InvalidArgumentError: Value for attr \'unit\' of "CHAR" is not in the list of allowed values: "BYTE", "UTF8_CHAR"\n\t; NodeDef: {{node StringLength}',
     'strings-c83e7f9785': "result[0][0]: '\\t tab' expected, got '\\t ta'",
     'strings-d41cc0001a': "result[0]: values [['\\t', ' ', 't', 'a', 'b']] expected, got ['\\t', ' ', 't', 'a', 'b']",
-    'strings-d576683517': 'TensorFlow gave InvalidArgumentError: Value for attr \'unit\' of "CHAR" is not in the list of allowed values: "BYTE", "UTF8_CHAR"\n\t; NodeDef: {{node Substr}}; Op<',
-    'strings-d65c5a554c': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-e1256b544a': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StringJoin_N_2_device_/job:localhost/replica:0/task:0/device:CPU:0}} Input shapes do not match:',
-    'strings-e19fe7e923': 'TensorFlow gave InvalidArgumentError: {{function_node __wrapped__StaticRegexReplace_device_/job:localhost/replica:0/task:0/device:CPU:0}} Invalid pattern: [z-a]',
-    'strings-e25fd9f01c': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
-    'strings-e79558111c': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
     'strings-eb3e491955': "TensorFlow gave {'value': {'ragged': [[['tab']]]}}, tapegrad gave ValueError: split: input must be a scalar or a vector, got rank 2",
-    'strings-ee19371cee': "result[0]: 'a!bc' expected, got '\\x00!bc'",
-    'strings-f71b9d3093': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
     'strings-f83c8bb66a': "values [[['-', '3', '.', '5'], [' ', ' ', 'p', 'a', 'd', ' ', ' '], ['1', '2']], [['1', '2'], ['x', '1'], ['-', '3', '.', '5']], [['1', '2'], ['a', ',', 'b', ',",
-    'strings-fda0ad2f83': "TensorFlow gave InvalidArgumentError: Value for attr 'T' of string is not in the list of allowed values: float, double, int32, uint8, int16, int8, complex64, in",
 }
+
+
+def main():
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))
+    sys.path.insert(0, str(here.parent / "conformance"))
+    import outcome
+    import programs
+    import tapegrad
+    rows = json.loads((here / "fixtures" / "programs.json").read_text())["programs"]
+    found = {}
+    for row in rows:
+        tapegrad.keras.backend.clear_session()
+        got = programs.outcome_of(tapegrad, row["program"])
+        if row["outcome"].get("error") is not None and row["outcome"]["error"] == got.get("error"):
+            continue   # the same class: the message ledger follows the message
+        diffs = outcome.compare(row["outcome"], got)
+        if diffs:
+            found[key(row["program"])] = diffs[0].replace("result: ", "", 1)[:160]
+    text = Path(__file__).read_text()
+    start = text.index("KNOWN = {")
+    end = text.index("\n}\n", start) + 3
+    body = "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(found.items()))
+    Path(__file__).write_text(text[:start] + "KNOWN = {\n" + body + "}\n" + text[end:])
+    print(f"known.py: {len(found)} known divergences")
+
+
+if __name__ == "__main__":
+    main()

@@ -115,4 +115,4 @@ TOLERANCE = {"float32": (1e-4, 1e-5), "complex64": (1e-4, 1e-5)}
 def compare(call, expected, got, known=None):
     """Differences between two outcomes of ``call`` (empty: the same); ``known``: our message as
     the ledger of known message differences holds it (tests/conformance/ledger.py)."""
-    return outcome.compare(expected, got, TOLERANCE, messages=known is not None, known=known)
+    return outcome.compare(expected, got, TOLERANCE, messages=True, known=known)
