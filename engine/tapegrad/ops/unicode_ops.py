@@ -6,9 +6,9 @@ each bad sequence, ``"ignore"`` drops it, ``"strict"`` raises ``InvalidArgumentE
 """
 from ..backend import xp
 from ..errors import InvalidArgumentError
-from ..tensor import convert_to_tensor, wrap
-from ..variables import Variable
+from ..tensor import wrap
 from .ragged_ops import RaggedTensor
+from .string_ops import _array, _bytes, _string_array
 from .unicode_scripts import script_code
 
 _CODECS = {"UTF8": "utf-8", "UTF16BE": "utf-16-be", "UTF32BE": "utf-32-be"}
@@ -25,22 +25,6 @@ def _codec(encoding, op):
 def _check_errors(errors):
     if errors not in ("replace", "ignore", "strict"):
         raise ValueError(f"errors must be 'replace', 'ignore' or 'strict', got {errors!r}")
-
-
-def _array(x):
-    t = x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
-    return t._value
-
-
-def _strings(x, op):
-    a = _array(x)
-    if a.dtype != object:
-        raise TypeError(f"{op}: expected a string tensor, got {a.dtype}")
-    return a
-
-
-def _as_bytes(v):
-    return v if isinstance(v, bytes) else str(v).encode("utf-8")
 
 
 def _decode_one(b, codec, errors, replacement, replace_control, op):
@@ -125,8 +109,8 @@ def _objects(items):
 def _decode(input, input_encoding, errors, replacement_char, replace_control_characters, op):
     codec = _codec(input_encoding, op)
     _check_errors(errors)
-    a = _strings(input, op)
-    decoded = [_decode_one(_as_bytes(v), codec, errors, int(replacement_char),
+    a = _string_array(input, op)
+    decoded = [_decode_one(_bytes(v), codec, errors, int(replacement_char),
                            replace_control_characters, op) for v in a.reshape(-1).tolist()]
     return a, decoded
 
