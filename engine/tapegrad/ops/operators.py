@@ -16,22 +16,21 @@ from .logic_ops import (
 from .matmul_ops import matmul
 
 
-def _eq(self, other):
-    if other is None:
-        return False
-    try:
-        return equal(self, other)
-    except (InvalidArgumentError, TypeError, ValueError):
-        return False
+def _comparison(op, otherwise):
+    """``==`` or ``!=``: ``op`` entry by entry, or the plain ``otherwise`` for None and for
+    values that cannot be compared with the tensor."""
+    def compare(self, other):
+        if other is None:
+            return otherwise
+        try:
+            return op(self, other)
+        except (InvalidArgumentError, TypeError, ValueError):
+            return otherwise
+    return compare
 
 
-def _ne(self, other):
-    if other is None:
-        return True
-    try:
-        return not_equal(self, other)
-    except (InvalidArgumentError, TypeError, ValueError):
-        return True
+_eq = _comparison(equal, False)
+_ne = _comparison(not_equal, True)
 
 
 def _logical_or_bitwise(logical, bitwise):
