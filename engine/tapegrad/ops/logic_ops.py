@@ -18,35 +18,34 @@ def _shape(x):
 
 
 def _compare(name, fn, dtypes):
-    return defnondiff(primitive(name, fn, incompatible, dtypes=dtypes))
+    """A non-differentiable binary with a bool result of the broadcast shape."""
+    prim = defnondiff(primitive(name, fn, incompatible, dtypes=dtypes))
+    defshape(prim, shape_rules.comparison)
+    return prim
 
 
 LESS = _compare("Less", xp.less, dtypes=REAL)
-defshape(LESS, shape_rules.comparison)
 LESS_EQUAL = _compare("LessEqual", xp.less_equal, dtypes=REAL)
-defshape(LESS_EQUAL, shape_rules.comparison)
 GREATER = _compare("Greater", xp.greater, dtypes=REAL)
-defshape(GREATER, shape_rules.comparison)
 GREATER_EQUAL = _compare("GreaterEqual", xp.greater_equal, dtypes=REAL)
-defshape(GREATER_EQUAL, shape_rules.comparison)
 EQUAL = _compare("Equal", xp.equal, dtypes=ANY)
-defshape(EQUAL, shape_rules.comparison)
 NOT_EQUAL = _compare("NotEqual", xp.not_equal, dtypes=ANY)
-defshape(NOT_EQUAL, shape_rules.comparison)
 LOGICAL_AND = _compare("LogicalAnd", xp.logical_and, dtypes=BOOL)
-defshape(LOGICAL_AND, shape_rules.comparison)
 LOGICAL_OR = _compare("LogicalOr", xp.logical_or, dtypes=BOOL)
-defshape(LOGICAL_OR, shape_rules.comparison)
 LOGICAL_XOR = _compare("LogicalXor", xp.logical_xor, dtypes=BOOL)
-defshape(LOGICAL_XOR, shape_rules.comparison)
-LOGICAL_NOT = defnondiff(primitive("LogicalNot", xp.logical_not, dtypes=BOOL))
-defshape(LOGICAL_NOT, shape_rules.with_dtype("bool"))
-IS_NAN = defnondiff(primitive("IsNan", xp.isnan, dtypes=FLOAT))
-defshape(IS_NAN, shape_rules.with_dtype("bool"))
-IS_INF = defnondiff(primitive("IsInf", xp.isinf, dtypes=FLOAT))
-defshape(IS_INF, shape_rules.with_dtype("bool"))
-IS_FINITE = defnondiff(primitive("IsFinite", xp.isfinite, dtypes=FLOAT))
-defshape(IS_FINITE, shape_rules.with_dtype("bool"))
+
+
+def _test(name, fn, dtypes):
+    """A non-differentiable unary with a bool result of the input's shape."""
+    prim = defnondiff(primitive(name, fn, dtypes=dtypes))
+    defshape(prim, shape_rules.with_dtype("bool"))
+    return prim
+
+
+LOGICAL_NOT = _test("LogicalNot", xp.logical_not, dtypes=BOOL)
+IS_NAN = _test("IsNan", xp.isnan, dtypes=FLOAT)
+IS_INF = _test("IsInf", xp.isinf, dtypes=FLOAT)
+IS_FINITE = _test("IsFinite", xp.isfinite, dtypes=FLOAT)
 
 
 def less(x, y, name=None):
