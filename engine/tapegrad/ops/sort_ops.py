@@ -121,6 +121,15 @@ def _check_direction(direction):
         raise ValueError(f"direction should be one of ASCENDING, DESCENDING, got {direction!r}")
 
 
+def _sorting(values, axis, direction, op):
+    """``values`` with ``axis`` moved last, the permutation back (None if it was last) and the
+    order that sorts its last axis in ``direction``."""
+    _check_direction(direction)
+    moved, back = _move_last(_tensor(values), axis, op)
+    a = moved._value
+    return moved, back, _descending_order(a) if direction == "DESCENDING" else _ascending_order(a)
+
+
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """The entries sorted along ``axis``; the gradient returns to where each came from.
 
@@ -128,11 +137,7 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     >>> tf.sort([3, 1, 2]).numpy().tolist()
     [1, 2, 3]
     """
-    _check_direction(direction)
-    x = _tensor(values)
-    moved, back = _move_last(x, axis, "Sort")
-    a = moved._value
-    order = _descending_order(a) if direction == "DESCENDING" else _ascending_order(a)
+    moved, back, order = _sorting(values, axis, direction, "Sort")
     out = bind(GATHER_ALONG, (moved, wrap(xp.ascontiguousarray(order))), {})
     return out if back is None else transpose(out, back)
 
@@ -144,11 +149,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     >>> tf.argsort([3, 1, 2]).numpy().tolist()
     [1, 2, 0]
     """
-    _check_direction(direction)
-    x = _tensor(values)
-    moved, back = _move_last(x, axis, "ArgSort")
-    a = moved._value
-    order = _descending_order(a) if direction == "DESCENDING" else _ascending_order(a)
+    moved, back, order = _sorting(values, axis, direction, "ArgSort")
     out = wrap(xp.ascontiguousarray(order.astype(xp.int32)))
     return out if back is None else transpose(out, back)
 
