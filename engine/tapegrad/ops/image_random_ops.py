@@ -45,11 +45,22 @@ def _stateful_scalar(seed, lo, hi):
     return tf_random.uniform([], minval=lo, maxval=hi, seed=seed)
 
 
+def _delta(draw, seed, max_delta, upper=None):
+    """A delta drawn from [-max_delta, max_delta) by ``draw`` (one of the two above)."""
+    d = _check_delta(max_delta, upper)
+    return draw(seed, -d, d)
+
+
+def _factor(draw, seed, lower, upper):
+    """A factor drawn from [lower, upper) by ``draw`` (one of the two above)."""
+    lo, hi = _check_range(lower, upper)
+    return draw(seed, lo, hi)
+
+
 # -- brightness, contrast, hue, saturation ----------------------------------------------------
 def random_brightness(image, max_delta, seed=None):
     """``adjust_brightness`` by a delta drawn uniformly from [-max_delta, max_delta)."""
-    d = _check_delta(max_delta)
-    return adjust_brightness(image, _stateful_scalar(seed, -d, d))
+    return adjust_brightness(image, _delta(_stateful_scalar, seed, max_delta))
 
 
 def stateless_random_brightness(image, max_delta, seed):
@@ -59,41 +70,34 @@ def stateless_random_brightness(image, max_delta, seed):
     >>> tf.image.stateless_random_brightness(tf.zeros([1, 1, 1]), 0.5, seed=[1, 2]).shape
     TensorShape([1, 1, 1])
     """
-    d = _check_delta(max_delta)
-    return adjust_brightness(image, _stateless_scalar(seed, -d, d))
+    return adjust_brightness(image, _delta(_stateless_scalar, seed, max_delta))
 
 
 def random_contrast(image, lower, upper, seed=None):
     """``adjust_contrast`` by a factor drawn uniformly from [lower, upper)."""
-    lo, hi = _check_range(lower, upper)
-    return adjust_contrast(image, _stateful_scalar(seed, lo, hi))
+    return adjust_contrast(image, _factor(_stateful_scalar, seed, lower, upper))
 
 
 def stateless_random_contrast(image, lower, upper, seed):
-    lo, hi = _check_range(lower, upper)
-    return adjust_contrast(image, _stateless_scalar(seed, lo, hi))
+    return adjust_contrast(image, _factor(_stateless_scalar, seed, lower, upper))
 
 
 def random_hue(image, max_delta, seed=None):
     """``adjust_hue`` by a delta drawn uniformly from [-max_delta, max_delta), max_delta <= 0.5."""
-    d = _check_delta(max_delta, 0.5)
-    return adjust_hue(image, _stateful_scalar(seed, -d, d))
+    return adjust_hue(image, _delta(_stateful_scalar, seed, max_delta, 0.5))
 
 
 def stateless_random_hue(image, max_delta, seed):
-    d = _check_delta(max_delta, 0.5)
-    return adjust_hue(image, _stateless_scalar(seed, -d, d))
+    return adjust_hue(image, _delta(_stateless_scalar, seed, max_delta, 0.5))
 
 
 def random_saturation(image, lower, upper, seed=None):
     """``adjust_saturation`` by a factor drawn uniformly from [lower, upper)."""
-    lo, hi = _check_range(lower, upper)
-    return adjust_saturation(image, _stateful_scalar(seed, lo, hi))
+    return adjust_saturation(image, _factor(_stateful_scalar, seed, lower, upper))
 
 
 def stateless_random_saturation(image, lower, upper, seed):
-    lo, hi = _check_range(lower, upper)
-    return adjust_saturation(image, _stateless_scalar(seed, lo, hi))
+    return adjust_saturation(image, _factor(_stateless_scalar, seed, lower, upper))
 
 
 # -- flips and crops --------------------------------------------------------------------------
