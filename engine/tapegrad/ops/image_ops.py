@@ -175,11 +175,17 @@ def rot90(image, k=1, name=None):
     return x
 
 
+def _box(image, op, *numbers):
+    """The image as a tensor, its height and width, and the box's offsets and size as ints."""
+    x = _image(image, op)
+    h, w = _hw(x)
+    return x, h, w, [int(v) for v in numbers]
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The ``target_height x target_width`` window whose top-left corner is at the offsets."""
-    x = _image(image, "crop_to_bounding_box")
-    h, w = _hw(x)
-    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    x, h, w, (oh, ow, th, tw) = _box(image, "crop_to_bounding_box", offset_height, offset_width,
+                                     target_height, target_width)
     if oh < 0 or ow < 0:
         raise ValueError("offset_height and offset_width must be >= 0.")
     if th <= 0 or tw <= 0:
@@ -193,9 +199,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The image placed at the offsets inside a zero canvas of the target size."""
-    x = _image(image, "pad_to_bounding_box")
-    h, w = _hw(x)
-    oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
+    x, h, w, (oh, ow, th, tw) = _box(image, "pad_to_bounding_box", offset_height, offset_width,
+                                     target_height, target_width)
     if oh < 0 or ow < 0:
         raise ValueError("offset_height and offset_width must be >= 0")
     if th - oh - h < 0:
