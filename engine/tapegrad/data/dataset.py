@@ -228,9 +228,12 @@ class DatasetV2:
         >>> [int(s) for s in ds.map(lambda a, b: a + b)]
         [11, 22]
         """
-        cls = implementations._MapDataset if num_parallel_calls is None else \
-            implementations._ParallelMapDataset
-        return cls(self, map_func)
+        if num_parallel_calls is None:
+            return implementations._MapDataset(self, map_func)
+        if int(num_parallel_calls) != -1 and int(num_parallel_calls) < 1:   # -1: AUTOTUNE
+            raise InvalidArgumentError("num_parallel_calls must be greater than zero. "
+                                       "[Op:ParallelMapDatasetV2]")
+        return implementations._ParallelMapDataset(self, map_func)
 
     def filter(self, predicate, name=None):
         """Keeps the elements for which ``predicate`` returns a scalar ``tf.bool`` True.

@@ -165,6 +165,8 @@ def transpose_image(image, name=None):
 def rot90(image, k=1, name=None):
     """Rotates by k quarter turns counterclockwise."""
     x = _image(image, "rot90")
+    if isinstance(k, float) or getattr(getattr(k, "dtype", None), "is_floating", False):
+        raise TypeError(f"Cannot convert {k!r} to EagerTensor of dtype int32")
     k = int(k) % 4
     if k == 1:
         return _swap_hw(reverse(x, [-2]))

@@ -10,7 +10,7 @@ import struct
 
 from ..backend import xp
 from ..dtypes import as_dtype, float32
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OutOfRangeError
 from ..tensor import Tensor, convert_to_tensor, wrap
 from ..variables import Variable
 from .print_ops import format_array
@@ -148,12 +148,19 @@ def join(inputs, separator="", name=None):
     return wrap(out.reshape(shape))
 
 
+def _reduction_axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise OutOfRangeError(f"Invalid reduction dimension {axis} for input with {ndim} "
+                              f"dimension(s) [Op:ReduceJoin]")
+    return axis % ndim
+
+
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings along ``axis`` (all of them when None)."""
     a = _strings(inputs, "ReduceJoin")
     sep = _bytes(separator)
     axes = tuple(range(a.ndim)) if axis is None else \
-        tuple(int(v) % a.ndim for v in xp.asarray(axis).reshape(-1))
+        tuple(_reduction_axis(int(v), a.ndim) for v in xp.asarray(axis).reshape(-1))
     moved = xp.moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim)))
     kept = moved.shape[:a.ndim - len(axes)]
     rows = moved.reshape(kept + (-1,)) if kept else moved.reshape(1, -1)

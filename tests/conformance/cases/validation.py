@@ -614,3 +614,23 @@ def case_log_zero_is_minus_inf(tf):
 
 def case_zero_over_zero(tf):
     return tf.constant([0.0]) / tf.constant([0.0])
+
+
+def case_map_num_parallel_calls_zero(tf):
+    return list(tf.data.Dataset.range(3).map(lambda x: x, num_parallel_calls=0))
+
+
+def case_map_num_parallel_calls_negative(tf):
+    return list(tf.data.Dataset.range(3).map(lambda x: x, num_parallel_calls=-7))
+
+
+def case_map_num_parallel_calls_autotune(tf):
+    return list(tf.data.Dataset.range(3).map(lambda x: x * 2, num_parallel_calls=-1))
+
+
+def case_rot90_fractional_turns(tf):
+    return tf.image.rot90(tf.ones([2, 2, 1]), k=1.5)
+
+
+def case_reduce_join_axis_past_the_rank(tf):
+    return tf.strings.reduce_join(tf.constant(["a", "b"]), axis=5)
