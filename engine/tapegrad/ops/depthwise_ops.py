@@ -84,15 +84,26 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return with_space_to_batch(x, list(rate), padding, op, filter_shape=list(w._value.shape))
 
 
+def _backprop_operands(a, dy, data_format, op):
+    """The checked operands of the backprop op ``op``: ``a`` (an input or a filter) and the
+    output's gradient ``dy``."""
+    check_channels_last(data_format, ("NHWC",), op, UnimplementedError)
+    a, dy = convert.binary(a, dy, op)
+    check_dtype(DEPTHWISE_CONV, a)
+    return a, dy
+
+
+def _sizes(sizes):
+    """A shape given as a tensor or a list, as a list of ints."""
+    return [int(s) for s in (sizes._value.tolist() if hasattr(sizes, "_value") else sizes)]
+
+
 def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
                                     data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
     """The gradient of ``depthwise_conv2d_native`` with respect to an input of ``input_sizes``."""
-    check_channels_last(data_format, ("NHWC",), "DepthwiseConv2dNativeBackpropInput",
-                        UnimplementedError)
-    w, dy = convert.binary(filter, out_backprop, "DepthwiseConv2dNativeBackpropInput")
-    check_dtype(DEPTHWISE_CONV, w)
-    sizes = [int(s) for s in (input_sizes._value.tolist() if hasattr(input_sizes, "_value")
-                              else input_sizes)]
+    w, dy = _backprop_operands(filter, out_backprop, data_format,
+                               "DepthwiseConv2dNativeBackpropInput")
+    sizes = _sizes(input_sizes)
     kh, kw, c, m = w._value.shape
     st, dil, out, pads = _depthwise_geometry(sizes[1:3], w._value.shape, strides, dilations,
                                              padding, "DepthwiseConv2dNativeBackpropInput")
@@ -108,12 +119,9 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
 def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
                                      data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
     """The gradient of ``depthwise_conv2d_native`` with respect to a filter of ``filter_sizes``."""
-    check_channels_last(data_format, ("NHWC",), "DepthwiseConv2dNativeBackpropFilter",
-                        UnimplementedError)
-    x, dy = convert.binary(input, out_backprop, "DepthwiseConv2dNativeBackpropFilter")
-    check_dtype(DEPTHWISE_CONV, x)
-    kh, kw, c, m = [int(s) for s in (filter_sizes._value.tolist()
-                                     if hasattr(filter_sizes, "_value") else filter_sizes)]
+    x, dy = _backprop_operands(input, out_backprop, data_format,
+                               "DepthwiseConv2dNativeBackpropFilter")
+    kh, kw, c, m = _sizes(filter_sizes)
     st, dil, out, pads = _depthwise_geometry(x._value.shape[1:3], (kh, kw, c, m), strides,
                                              dilations, padding,
                                              "DepthwiseConv2dNativeBackpropFilter")
