@@ -62,28 +62,31 @@ def _short(s):
     return _K2
 
 
-def _medium(s):
-    """17 to 32 bytes."""
+def _ends(s, mul, k):
+    """The 16 bytes at each end of ``s`` (17 to 64 bytes), the first word times ``k``: that
+    product and the two words ``_mix16`` takes."""
     n = len(s)
-    mul = _K2 + 2 * n
-    a = (_u64(s, 0) * _K1) & _MASK
+    a = (_u64(s, 0) * k) & _MASK
     b = _u64(s, 8)
     c = (_u64(s, n - 8) * mul) & _MASK
     d = (_u64(s, n - 16) * _K2) & _MASK
-    return _mix16((_rotr((a + b) & _MASK, 43) + _rotr(c, 30) + d) & _MASK,
-                  (a + _rotr((b + _K2) & _MASK, 18) + c) & _MASK, mul)
+    return (a, (_rotr((a + b) & _MASK, 43) + _rotr(c, 30) + d) & _MASK,
+            (a + _rotr((b + _K2) & _MASK, 18) + c) & _MASK)
+
+
+def _medium(s):
+    """17 to 32 bytes."""
+    mul = _K2 + 2 * len(s)
+    _, u, v = _ends(s, mul, _K1)
+    return _mix16(u, v, mul)
 
 
 def _long(s):
     """33 to 64 bytes."""
     n = len(s)
     mul = _K2 + 2 * n
-    a = (_u64(s, 0) * _K2) & _MASK
-    b = _u64(s, 8)
-    c = (_u64(s, n - 8) * mul) & _MASK
-    d = (_u64(s, n - 16) * _K2) & _MASK
-    y = (_rotr((a + b) & _MASK, 43) + _rotr(c, 30) + d) & _MASK
-    z = _mix16(y, (a + _rotr((b + _K2) & _MASK, 18) + c) & _MASK, mul)
+    a, y, v = _ends(s, mul, _K2)
+    z = _mix16(y, v, mul)
     e = (_u64(s, 16) * mul) & _MASK
     f = _u64(s, 24)
     g = ((y + _u64(s, n - 32)) * mul) & _MASK
