@@ -41,15 +41,21 @@ def _python_axis(op, axis, x):
                                       f"{axis!r}", TypeError)
 
 
+def _shifted(logits, axis, composed, op):
+    """``logits`` less their maximum along ``axis`` (a constant to the gradient), and ``axis`` as
+    a Python int, after ``composed``'s dtype check."""
+    x = convert.tensor(logits)
+    check_dtype(composed, x)
+    axis = _python_axis(op, axis, x)
+    return subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True))), axis
+
+
 SOFTMAX = composite("Softmax", FLOAT)
 
 
 def softmax(logits, axis=-1, name=None):
     """exp(x - max) / sum(exp(x - max)) along ``axis`` (the shift only guards against overflow)."""
-    x = convert.tensor(logits)
-    check_dtype(SOFTMAX, x)
-    axis = _python_axis("softmax", axis, x)
-    shifted = subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True)))
+    shifted, axis = _shifted(logits, axis, SOFTMAX, "softmax")
     e = exp(shifted)
     return e / reduce_sum(e, axis=axis, keepdims=True)
 
@@ -58,10 +64,7 @@ LOG_SOFTMAX = composite("LogSoftmax", FLOAT)
 
 
 def log_softmax(logits, axis=-1, name=None):
-    x = convert.tensor(logits)
-    check_dtype(LOG_SOFTMAX, x)
-    axis = _python_axis("log_softmax", axis, x)
-    shifted = subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True)))
+    shifted, axis = _shifted(logits, axis, LOG_SOFTMAX, "log_softmax")
     return subtract(shifted, log(reduce_sum(exp(shifted), axis=axis, keepdims=True)))
 
 
