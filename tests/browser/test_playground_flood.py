@@ -9,7 +9,10 @@ browser tests.
 from __future__ import annotations
 
 import importlib
+import io
 import json
+import logging
+import sys
 import time
 
 import pytest
@@ -77,6 +80,33 @@ def test_what_is_kept_for_saving_is_bounded_per_run(monkeypatch):
     batches = [m for k, m in sent if k == "output"]
     kept = "".join(m.get("full", "".join(t for s, t in m["parts"] if s != "skipped")) for m in batches)
     assert len(kept) == 1000 and sum(m.get("unsaved", 0) for m in batches) == 3000 - 1000
+
+
+def test_a_warning_from_a_handler_made_before_the_run_keeps_its_place_between_printed_lines():
+    """tapegrad's logging handler is made at its import, before the run, with the sys.stderr of
+    then: during the run its warnings join the batch in the order written (not ahead of the
+    stdout still waiting), and after the run the handler writes where it wrote before."""
+    runtime, output = load_runtime(), _output()
+    sent = []
+    batcher = output.OutputBatcher(lambda kind, payload: sent.append((kind, json.loads(payload))))
+    log = logging.getLogger("tapegrad-order-test")
+    before = io.StringIO()
+    log.addHandler(logging.StreamHandler(before))
+    sys_stderr = sys.stderr
+    try:
+        sys.stderr = before   # the handler holds the stderr of before the run
+        session = runtime.Session(batcher.send, batcher.flush)
+        code = ("import logging\nprint('1. before:', 4.0)\n"
+                "logging.getLogger('tapegrad-order-test').warning('careful')\nprint('2. after')\n")
+        assert batcher.run(session, code)["ok"]
+        log.warning("outside a run")
+    finally:
+        sys.stderr = sys_stderr
+        log.handlers.clear()
+    parts = [part for k, m in sent if k == "output" for part in m["parts"]]
+    assert "".join(t for _, t in parts) == "1. before: 4.0\ncareful\n2. after\n", parts
+    assert [s for s, t in parts if "careful" in t] == ["stderr"]
+    assert before.getvalue() == "outside a run\n"
 
 
 # -- the page ---------------------------------------------------------------------------------------
@@ -210,3 +240,16 @@ def test_a_flood_of_tapes_stops_at_once_and_shows_the_last_step(pg):
     assert "One training step shown" in pg.last_run_output()
     assert _heap_used(page) - before < HEAP_GROWTH_LIMIT
     assert _console_lines(page) <= MAX_LINES + 50
+
+
+def test_a_warning_keeps_its_place_between_printed_lines(pg):
+    """tapegrad's logger, made before the run, writes its warning between the printed lines around
+    it, in the order written (it used to land inside the first line)."""
+    pg.set_code("import logging\nprint('1. before the warning:', 4.0)\n"
+                "logging.getLogger('tapegrad').warning('careful')\nprint('2. after')\n"
+                "print('3. end')\n")
+    assert pg.run() == "ok"
+    out = pg.last_run_output()
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines[1:5] == ["1. before the warning: 4.0", "WARNING:tapegrad:careful", "2. after",
+                          "3. end"], out

@@ -10,12 +10,17 @@ between them; its whole text then travels as ``full``, for the page's *Save outp
 for saving is bounded per run (``SAVE_LIMIT`` characters): past it, ``full`` holds what still fits
 and ``unsaved`` counts the characters left out.
 
+Logging handlers made before the run (tapegrad's own, made at its import) hold the stream that
+sys.stderr was then: during the run they write here too, so a warning keeps its place among the
+printed lines instead of overtaking the stdout still waiting in a batch.
+
 Python has no timer while the code runs (the worker is busy), so the clock is read at each write:
 text written less than ``SEND_EVERY_S`` after a batch waits for the next write, a message, or the
 end of the run.
 """
 import io
 import json
+import logging
 import sys
 import time
 
@@ -141,14 +146,29 @@ class OutputBatcher:
             original.flush()
         sys.stdout = BatchedStream(self, "stdout", saved[0])
         sys.stderr = BatchedStream(self, "stderr", saved[1])
+        _redirect_handlers({id(saved[0]): sys.stdout, id(saved[1]): sys.stderr})
         try:
             return session.run(source)
         finally:
+            # Back to the streams after the run, those the run's own handlers hold included.
+            _redirect_handlers({id(sys.stdout): saved[0], id(sys.stderr): saved[1]})
             sys.stdout, sys.stderr = saved
             try:
                 self.flush()
             except KeyboardInterrupt:   # a Stop as the run ends: the output still goes out
                 self.flush()
+
+
+def _redirect_handlers(streams):
+    """Points each logging handler that writes to a stream whose id is a key of ``streams`` at
+    that key's stream."""
+    loggers = [logging.getLogger()] + [logger for logger in logging.Logger.manager.loggerDict.values()
+                                       if isinstance(logger, logging.Logger)]
+    for logger in loggers:
+        for handler in logger.handlers:
+            stream = getattr(handler, "stream", None)
+            if isinstance(handler, logging.StreamHandler) and id(stream) in streams:
+                handler.setStream(streams[id(stream)])
 
 
 class BatchedStream(io.TextIOBase):
