@@ -167,8 +167,10 @@ def allocating(op):
 
 def too_big(exc):
     """Whether ``exc`` is an allocation that failed: NumPy's ``MemoryError``, or its
-    ``ValueError`` for a size past the address space (32-bit WebAssembly)."""
-    return isinstance(exc, MemoryError) or "array is too big" in str(exc)
+    ``ValueError`` for a size past the address space (32-bit WebAssembly: "array is too big",
+    or "iterator is too large" for a broadcast)."""
+    return isinstance(exc, MemoryError) or str(exc).startswith(("array is too big",
+                                                                 "iterator is too large"))
 
 
 _TF_TYPES = {"float32": "float", "float64": "double", "float16": "half"}

@@ -389,11 +389,15 @@ def complex_of(d):
 
 def sliced(x, index, **attrs):
     """``x[index]`` (basic indexing: ints, slices, None, Ellipsis): each unknown dimension is
-    tried at three sizes; an output dimension that differs between them is unknown."""
+    tried at three sizes (two large, and 1); an output dimension that differs between them is
+    unknown."""
     if x.shape is None:
         return Spec(None, x.dtype)
     results = []
-    for size in (1_000_003, 1_000_033, 1):
+    unknown = sum(d is None for d in x.shape)
+    # two large sizes whose product over the unknown dims still fits a 32-bit index (WebAssembly)
+    big = max(int(2 ** (30 / max(unknown, 1))), 3)
+    for size in (big, big - 1, 1):
         dims = tuple(size if d is None else d for d in x.shape)
         try:
             results.append(_probe(dims)[index].shape)

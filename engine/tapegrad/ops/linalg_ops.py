@@ -48,19 +48,26 @@ def _square_matrix(x, prim):
     return x
 
 
+# TensorFlow's words where it has its own; NumPy's (which differ between NumPy versions) never.
+_SINGULAR = {"MatrixInverse": "Input is not invertible."}
+
+
+def _singular(op):
+    return (f"{_SINGULAR.get(op) or op + ': the matrix is singular or not positive definite'} "
+            f"[Op:{op}]")
+
+
 def _quiet_linalg(fn, op):
     def impl(*args, **kw):
         try:
             with xp.errstate(all="ignore"):
                 out = fn(*args, **kw)
-        except xp.linalg.LinAlgError as e:
-            raise InvalidArgumentError(f"{op}: {e} (the matrix is singular or not positive "
-                                       f"definite) [Op:{op}]") from None
+        except xp.linalg.LinAlgError:
+            raise InvalidArgumentError(_singular(op)) from None
         # Pyodide's NumPy (no LAPACK) returns nan/inf here instead of raising: same error.
         if all(xp.all(xp.isfinite(a)) for a in args if hasattr(a, "dtype")) and \
                 not xp.all(xp.isfinite(out)):
-            raise InvalidArgumentError(f"{op}: the matrix is singular or not positive definite "
-                                       f"[Op:{op}]")
+            raise InvalidArgumentError(_singular(op))
         return out
     return impl
 
