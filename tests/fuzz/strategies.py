@@ -1,8 +1,13 @@
 """Hypothesis strategies for fuzz programs (programs.py): Keras layers with valid and invalid
 configurations and inputs, tf.data pipelines, tf.strings calls on valid and invalid UTF-8, and
 tf.function signatures and calls. ``draw_programs(n, seed)`` gives a deterministic list."""
-from hypothesis import HealthCheck, Phase, given, seed, settings
+import sys
+from pathlib import Path
+
 from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
+import drawing  # noqa: E402
 
 _VALUES = [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0]
 
@@ -245,18 +250,7 @@ def program_strategy():
 def draw_programs(n, seed_value):
     """About ``n`` generated programs, a quarter of each kind (duplicates dropped), the same for
     the same seed and Hypothesis version."""
-    import json
     out, seen = [], set()
     for i, make in enumerate(KINDS.values()):
-        @seed(seed_value + i)
-        @settings(max_examples=max(n // len(KINDS), 1), database=None, phases=[Phase.generate],
-                  deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
-        @given(make())
-        def collect(program):
-            key = json.dumps(program, sort_keys=True)
-            if key not in seen:
-                seen.add(key)
-                out.append(program)
-
-        collect()
+        drawing.distinct(make(), max(n // len(KINDS), 1), seed_value + i, out, seen)
     return out

@@ -4,8 +4,13 @@ negative size, mismatched shapes or dtypes, an index out of range).
 
 ``call_strategy()`` draws one call of any op; ``draw_calls(n, seed)`` gives a deterministic list.
 """
-from hypothesis import HealthCheck, Phase, given, seed, settings
+import sys
+from pathlib import Path
+
 from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))
+import drawing  # noqa: E402
 
 DTYPES = ["float16", "float32", "float64", "int32", "int64", "bool", "complex64"]
 FLOATS = ["float32", "float64", "float16"]
@@ -339,18 +344,4 @@ def call_strategy():
 
 def draw_calls(n, seed_value):
     """``n`` generated calls (duplicates dropped), the same for the same seed and version."""
-    import json
-    out, seen = [], set()
-
-    @seed(seed_value)
-    @settings(max_examples=n, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck), derandomize=False)
-    @given(call_strategy())
-    def collect(call):
-        key = json.dumps(call, sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            out.append(call)
-
-    collect()
-    return out
+    return drawing.distinct(call_strategy(), n, seed_value)
