@@ -11,6 +11,8 @@ True
 """
 import os
 
+import numpy as host  # NumPy itself: what values handed to NumPy callers (__array__) become
+
 NAME = os.environ.get("TAPEGRAD_ARRAY_NAMESPACE", "").strip() or "numpy"
 
 if NAME == "numpy":
@@ -31,9 +33,11 @@ def to_host(value):
     >>> to_host(numpy.float32(2.0))
     np.float32(2.0)
     """
-    if NAME == "numpy":
-        return value
-    return xp.to_host(value)
+    return value
+
+
+if NAME != "numpy":
+    to_host = xp.to_host  # noqa: F811  (the chosen library's copy to the host)
 
 
 def gpu_count():

@@ -10,7 +10,7 @@ Operators (``+``, ``@``, indexing, ...) are attached by ``ops/operators.py``.
 """
 import itertools
 
-from .backend import xp as np  # the array seam (see backend.py)
+from .backend import gpu_count, host as host_numpy, to_host, xp as np  # the array seam (backend.py)
 
 from . import dtypes
 from .tensor_shape import TensorShape
@@ -84,7 +84,7 @@ class ArrayProperties:
 
     @property
     def device(self):
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        return DEVICE
 
     def __len__(self):
         if self._value.ndim == 0:
@@ -105,12 +105,16 @@ class ArrayProperties:
     def numpy(self):
         """A NumPy copy of the value (a NumPy scalar for a scalar tensor)."""
         leaving(self)
-        v = self._value
-        return v[()] if v.ndim == 0 else v.copy()
+        v = to_host(self._value)   # a device array (CuPy) comes to the host, as TensorFlow's does
+        return v[()] if v.ndim == 0 else (v.copy() if v is self._value else v)
 
     # Graph-only attributes: eager tensors and variables have none (TensorFlow's errors).
     graph = _undefined_when_eager("Tensor.graph")
     op = _undefined_when_eager("Tensor.op")
+
+
+# Where every value lives: the GPU when the array namespace computes on one (CuPy), else the CPU.
+DEVICE = f"/job:localhost/replica:0/task:0/device:{'GPU' if gpu_count() else 'CPU'}:0"
 
 
 class VariableBase(ArrayProperties):
@@ -150,7 +154,7 @@ class Tensor(ArrayProperties):
 
     @property
     def backing_device(self):
-        """Where the value's memory lives: always the CPU here."""
+        """Where the value's memory lives (the device of every value)."""
         return self.device
 
     @property
@@ -158,7 +162,7 @@ class Tensor(ArrayProperties):
         return False
 
     def cpu(self):
-        """A copy of the tensor on the CPU (where every tensor already is)."""
+        """A copy of the tensor (values stay where the array namespace keeps them)."""
         return wrap(self._value.copy())
 
     def gpu(self, gpu_index=0):
@@ -178,7 +182,8 @@ class Tensor(ArrayProperties):
     def __array__(self, dtype=None, copy=None):
         leaving(self)
         # A reduction's value is a NumPy scalar; __array__ must hand NumPy an array.
-        v = np.asarray(self._value) if dtype is None else np.asarray(self._value, dtype=dtype)
+        host = to_host(self._value)
+        v = host_numpy.asarray(host) if dtype is None else host_numpy.asarray(host, dtype=dtype)
         return v.copy() if copy else v
 
     def ref(self):

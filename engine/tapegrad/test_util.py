@@ -7,9 +7,10 @@ same for the derivative functions themselves (second order).
 >>> import tapegrad as tf
 >>> tf.test_util.check_gradients(lambda x: tf.sin(x) * x, [1.3])
 """
-import numpy as np
+import numpy as np   # the checker computes on the host; values go to and from ``xp``
 
 from . import nest
+from .backend import to_host, xp
 from .errors import InvalidArgumentError  # noqa: F401
 from .forward import ForwardAccumulator
 from .ops import concat, reshape, zeros_like
@@ -22,11 +23,21 @@ class GradientCheckError(AssertionError):
 
 
 def _as_arrays(args):
-    return [np.asarray(a._value if isinstance(a, Tensor) else a, dtype=np.float64) for a in args]
+    return [np.asarray(to_host(a._value) if isinstance(a, Tensor) else a, dtype=np.float64)
+            for a in args]
+
+
+def _tensor(a):
+    """A host array as a tensor of the chosen namespace (a copy: checks never share memory)."""
+    return wrap(xp.asarray(np.array(a)))
+
+
+def _host(t):
+    return to_host(t._value)
 
 
 def _call(f, arrays):
-    out = f(*[wrap(a.copy()) for a in arrays])
+    out = f(*[_tensor(a) for a in arrays])
     if not isinstance(out, Tensor):
         raise GradientCheckError(f"function returned {type(out).__name__}, expected a Tensor")
     return out
@@ -35,7 +46,7 @@ def _call(f, arrays):
 def _numeric_directional(f, arrays, direction, eps):
     plus = [a + eps * d for a, d in zip(arrays, direction)]
     minus = [a - eps * d for a, d in zip(arrays, direction)]
-    return (_call(f, plus)._value - _call(f, minus)._value) / (2 * eps)
+    return (_host(_call(f, plus)) - _host(_call(f, minus))) / (2 * eps)
 
 
 def _close(a, b, rtol, atol, what):
@@ -50,26 +61,26 @@ def _close(a, b, rtol, atol, what):
 
 def check_vjp(f, arrays, rng, eps=1e-6, rtol=1e-5, atol=1e-6):
     """Reverse mode: <u, J v> from the tape equals the finite difference of <u, f> along v."""
-    xs = [wrap(a.copy()) for a in arrays]
+    xs = [_tensor(a) for a in arrays]
     with GradientTape() as tape:
         tape.watch(xs)
         y = f(*xs)
     u = rng.standard_normal(y._value.shape)
-    grads = tape.gradient(y, xs, output_gradients=wrap(u.astype(y._value.dtype)))
+    grads = tape.gradient(y, xs, output_gradients=_tensor(u.astype(y._value.dtype)))
     v = [rng.standard_normal(a.shape) for a in arrays]
-    analytic = sum(float(np.sum(g._value * d)) for g, d in zip(grads, v) if g is not None)
+    analytic = sum(float(np.sum(_host(g) * d)) for g, d in zip(grads, v) if g is not None)
     numeric = float(np.sum(u * _numeric_directional(f, arrays, v, eps)))
     _close(analytic, numeric, rtol, atol, f"VJP of {getattr(f, '__name__', f)}")
 
 
 def check_jvp(f, arrays, rng, eps=1e-6, rtol=1e-5, atol=1e-6):
     """Forward mode: the accumulator's tangent equals the finite difference along v."""
-    xs = [wrap(a.copy()) for a in arrays]
+    xs = [_tensor(a) for a in arrays]
     v = [rng.standard_normal(a.shape) for a in arrays]
-    with ForwardAccumulator(xs, [wrap(d) for d in v]) as acc:
+    with ForwardAccumulator(xs, [_tensor(d) for d in v]) as acc:
         y = f(*xs)
     t = acc.jvp(y)
-    tangent = np.zeros(y._value.shape) if t is None else t._value
+    tangent = np.zeros(y._value.shape) if t is None else _host(t)
     _close(tangent, _numeric_directional(f, arrays, v, eps), rtol, atol,
            f"JVP of {getattr(f, '__name__', f)}")
 
@@ -81,7 +92,7 @@ def _vjp_function(f, u):
         with GradientTape() as tape:
             tape.watch(list(xs))
             y = f(*xs)
-        grads = tape.gradient(y, list(xs), output_gradients=wrap(u.astype(y._value.dtype)),
+        grads = tape.gradient(y, list(xs), output_gradients=_tensor(u.astype(y._value.dtype)),
                               unconnected_gradients="zero")
         return concat([reshape(gr, (-1,)) for gr in grads], axis=0)
     g.__name__ = f"grad({getattr(f, '__name__', 'f')})"
@@ -91,7 +102,7 @@ def _vjp_function(f, u):
 def _jvp_function(f, v):
 
     def g(*xs):
-        with ForwardAccumulator(list(xs), [wrap(d) for d in v]) as acc:
+        with ForwardAccumulator(list(xs), [_tensor(d) for d in v]) as acc:
             y = f(*xs)
         t = acc.jvp(y)
         return zeros_like(y) if t is None else t

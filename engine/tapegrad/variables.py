@@ -14,7 +14,7 @@ import itertools
 import sys
 import sysconfig
 
-from .backend import xp as np  # the array seam (see backend.py)
+from .backend import to_host, xp as np  # the array seam (see backend.py)
 
 from . import checks, dtypes
 from .recording import user_line
@@ -116,7 +116,8 @@ class Variable(VariableBase, SparseUpdates):
 
     def __array__(self, dtype=None, copy=None):
         leaving(self)
-        return self._value if dtype is None else self._value.astype(dtype)
+        host = to_host(self._value)
+        return host if dtype is None else host.astype(dtype)
 
     @property
     def name(self):

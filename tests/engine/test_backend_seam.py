@@ -194,3 +194,36 @@ def test_device_mode_calls_a_numpy_like_library_directly():
     assert ns.concatenate([a, a]).shape == (4, 3) and ns.calls() == 1
     np.testing.assert_array_equal(ns.einsum("ij->ji", a), a.T)   # NumPy has it: no fallback
     assert ns.fallbacks() == {} and ns.to_host(a) is a
+
+
+def test_device_mode_falls_back_to_numpy_where_the_library_refuses_numpy_semantics():
+    """CuPy refuses what NumPy accepts (``prod`` of a tuple, a host array, string dtypes): the
+    call runs on NumPy, once with a warning, and a numeric result goes back to the library."""
+    pytest.importorskip("array_api_compat", reason="array-api-compat is not installed here")
+    import types
+    from tapegrad.backends import array_api
+
+    def prod(a, *args, **kwargs):
+        if not isinstance(a, np.ndarray):
+            raise AttributeError(f"'{type(a).__name__}' object has no attribute 'prod'")
+        return np.prod(a, *args, **kwargs)
+
+    def asarray(a, *args, **kwargs):
+        out = np.asarray(a, *args, **kwargs)
+        if out.dtype.kind in "US":
+            raise ValueError(f"Unsupported dtype {out.dtype}")
+        return out
+
+    strict_device = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np)
+                                             if not n.startswith("_")})
+    strict_device.prod, strict_device.asarray = prod, asarray
+    ns = array_api.Namespace(strict_device, "strict-device", device=True)
+    with pytest.warns(array_api.NumpyFallbackWarning, match="prod runs on NumPy"):
+        assert int(ns.prod((2, 3, 4))) == 24
+    assert "AttributeError" in ns.fallbacks()["prod"]
+    with pytest.warns(array_api.NumpyFallbackWarning, match="asarray runs on NumPy"):
+        words = ns.asarray(["ab", "c"])   # strings have no device form: they stay NumPy's
+    assert isinstance(words, np.ndarray) and words.tolist() == ["ab", "c"]
+    with pytest.raises(ValueError, match="could not be broadcast"), \
+            pytest.warns(array_api.NumpyFallbackWarning):
+        ns.add(np.ones(2), np.ones(3))   # a real error is still raised (NumPy's own)

@@ -1,7 +1,6 @@
 """tapegrad on CuPy: values stay on the GPU through forward and backward, the C kernels are off,
 and results agree with NumPy on the host. Skipped without a CUDA GPU (see conftest.py)."""
 import numpy as np
-import pytest
 
 try:
     import cupy
@@ -71,8 +70,15 @@ def test_second_order_gradients_on_the_device():
                                2 * np.cos(1.5) - 1.5 * np.sin(1.5), rtol=1e-5)
 
 
-@pytest.mark.xfail(reason="Tensor.numpy() returns the device array until tensor.py (a core file) "
-                          "calls backend.to_host", strict=False)
-def test_numpy_brings_a_value_to_the_host():
+def test_numpy_and_array_bring_a_value_to_the_host():
     t = tf.constant(cupy.asarray([1.0, 2.0], dtype=cupy.float32))
-    assert isinstance(t.numpy(), np.ndarray)
+    v = tf.Variable(cupy.asarray([[3.0]], dtype=cupy.float32))
+    assert isinstance(t.numpy(), np.ndarray) and t.numpy().tolist() == [1.0, 2.0]
+    assert isinstance(np.asarray(t), np.ndarray) and isinstance(np.asarray(v), np.ndarray)
+    assert isinstance(v.numpy(), np.ndarray) and v.numpy().tolist() == [[3.0]]
+    assert isinstance(tf.reduce_sum(t).numpy(), np.float32)
+
+
+def test_values_say_they_are_on_the_gpu():
+    assert tf.constant(1.0).device.endswith("device:GPU:0")
+    assert tf.Variable(1.0).device.endswith("device:GPU:0")

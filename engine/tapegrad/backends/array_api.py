@@ -157,8 +157,17 @@ class Namespace:
             return missing
         if self.device:
             def direct(*args, **kwargs):
+                try:
+                    result = target(*args, **kwargs)
+                except (TypeError, ValueError, AttributeError, NotImplementedError) as e:
+                    # NumPy semantics the library refuses (a tuple for an array, a host array,
+                    # string dtypes, an unsupported keyword): NumPy decides, and says so once
+                    if numpy_func is None:
+                        raise
+                    return self._fall_back(name, numpy_func, args, kwargs,
+                                           f"{type(e).__name__}: {e}")
                 self._root()._calls += 1
-                return target(*args, **kwargs)
+                return result
             direct.__name__ = name
             return direct
         scalar_result = name in _REDUCTIONS or isinstance(numpy_func, np.ufunc)
@@ -214,7 +223,7 @@ class Namespace:
         if not self.device:
             return numpy_func(*args, **kwargs)
         host = numpy_func(*_to_host(args), **_to_host(kwargs))
-        return _to_device(self.library, host)
+        return _to_device(root.library, host)
 
 
 # -- conversions --------------------------------------------------------------------------------
@@ -269,8 +278,8 @@ def _to_host(value):
 
 
 def _to_device(library, value):
-    if isinstance(value, np.ndarray):
-        return library.asarray(value)
+    if isinstance(value, np.ndarray):   # strings and objects have no device form: they stay here
+        return value if value.dtype.kind in "OUSV" else library.asarray(value)
     if isinstance(value, tuple):
         return tuple(_to_device(library, v) for v in value)
     return value

@@ -13,7 +13,7 @@ One deliberate difference: TensorFlow's default stream is stderr; here it is ``s
 """
 import sys
 
-from ..backend import xp
+from ..backend import to_host, xp
 from ..tensor import Tensor
 from ..tensor_proto import c_escaped
 from ..variables import Variable
@@ -65,6 +65,7 @@ def _summarized(n, limit):
 
 def format_array(a, summarize=3):
     """TensorFlow's text for an array (what ``tf.print`` writes for a tensor)."""
+    a = to_host(a)   # text is made on the host (a device array is copied once)
     kind = a.dtype.kind
     double = a.dtype == xp.float64
     if a.ndim == 0:
