@@ -272,9 +272,11 @@ def test_the_graph_json_carries_each_none_sentence_whole():
     (call,) = cap.to_dict()["tapes"][0]["gradients"]
     whys = [r["why"] for r in call["results"]]
     assert whys[1] is None
-    # explain finds no reason for the used-but-unwatched constant (issue 28 item 5): the fallback
-    assert whys[0] == none_sentence("y", "c") == ("The gradient of y with respect to c is None. "
-                                                  "y does not depend on c through anything the tape recorded.")
+    # the used-but-unwatched constant is explained, with its fix (issue 28 item 5)
+    assert call["results"][0]["reason"]["code"] == "not_watched"
+    assert whys[0] == none_sentence("y", "c", call["results"][0]["reason"]["message"])
+    assert whys[0].startswith("The gradient of y with respect to c is None. c was used at line ")
+    assert "tape.watch(c)" in whys[0] and "does not depend" not in whys[0]
     assert call["results"][2]["reason"]["code"] == "not_used"
     assert whys[2] == none_sentence("y", "unused", call["results"][2]["reason"]["message"])
     # the notebook widget's document holds the same sentences

@@ -153,20 +153,21 @@ def explain(tape, target, source, frame=None, names=None):
         return None
     case = _Case(tape, targets, source, _Namer(frame, names))
     if source._value.dtype.kind not in "fc":
-        return _integer_dtype(case)
+        return _first(case, _string_dtype, _integer_dtype)
     case.reach, case.cuts = _reach(case.records, [case.sid])
-    if case.tids & case.reach:
+    followed = case.sid in tape.watched_ids or case.sid in case.produced
+    if followed and case.tids & case.reach:
         return None  # connected: the gradient is not None
     paused = _stop_recording(case)
     if paused:
         return paused
-    if case.sid in tape.watched_ids or case.sid in case.produced:
+    if followed:
         return _first(case, _reset_of_targets, _numpy_on_path, _stateful_assign, _stop_gradient,
-                      _integer_cast, _no_gradient_op, _outside_context, _no_path)
+                      _integer_cast, _no_gradient_op, _outside_context, _watched_not_used, _no_path)
     if isinstance(source, Variable):
         return _first(case, _non_trainable, _watch_accessed_variables, _reset_of_targets,
                       _numpy_variable, _not_used)
-    return _first(case, _reset_of_targets_or_source, _other_tape, _not_watched)
+    return _first(case, _reset_of_targets_or_source, _used_not_watched, _other_tape, _not_watched)
 
 
 def _first(case, *causes):
@@ -179,6 +180,15 @@ def _first(case, *causes):
 
 
 # -- the causes, each a function of the case that returns its Reason or None --------------------
+
+def _string_dtype(case):
+    if case.source._value.dtype.kind not in "OSU":
+        return None
+    return case.about_source("string_dtype",
+                             f" holds strings, and gradients flow only through floating-point "
+                             f"tensors; watch the number made from it instead (for example the "
+                             f"result of tf.strings.to_number({case.s_name})).")
+
 
 def _integer_dtype(case):
     return case.about_source("integer_dtype",
@@ -251,11 +261,33 @@ def _other_tape(case):
                   f"gradient, or nest the tapes so the outer one sees both.", _line(other))
 
 
-def _not_watched(case):
+def _used_not_watched(case):
+    """The tape recorded an op that read the source (another input was watched), but it never
+    watched the source itself, so the backward pass stops there."""
+    if not case.tids & case.reach:
+        return None
+    use = next((rec for rec in case.records if any(x._id == case.sid for x in rec.inputs)), None)
+    s_name = case.s_name
     return Reason("not_watched",
-                  f"{case.s_name} is a tf.Tensor that the tape did not watch{_at(case.s_where)}; a tape "
-                  f"follows only trainable variables by itself, so call tape.watch({case.s_name}) "
-                  f"inside the `with` block.", _line(case.s_where))
+                  f"{s_name} was used{_at(use and use.where)}, but the tape never watched it: a tape "
+                  f"follows only trainable tf.Variables by itself, so it does not follow a "
+                  f"tf.constant or another tensor; call tape.watch({s_name}) inside the `with` "
+                  f"block before using it, or make {s_name} a tf.Variable.", _line(use and use.where))
+
+
+def _not_watched(case):
+    s_name = case.s_name
+    return Reason("not_watched",
+                  f"{s_name} is a tf.Tensor that the tape never watched; a tape follows only "
+                  f"trainable tf.Variables by itself, so call tape.watch({s_name}) inside the "
+                  f"`with` block before using it, or make {s_name} a tf.Variable.", None)
+
+
+def _watched_not_used(case):
+    """A watched source that no recorded operation read."""
+    if any(x._id == case.sid for rec in case.records for x in rec.inputs):
+        return None
+    return _not_used(case)
 
 
 def _numpy_on_path(case):
