@@ -26,6 +26,8 @@ import inspect
 import sys
 import types
 
+from .. import nest
+
 _PUBLIC = {}          # Keras module name ("keras.losses") -> {public name: class or function}
 _HOME = {}            # class -> the first Keras module that published it
 _CUSTOM = {}          # registered name ("Custom>Foo") -> user class or function
@@ -113,7 +115,15 @@ def serialize_keras_object(obj):
                 "config": get_registered_name(obj), "registered_name": "function"}
     if not hasattr(obj, "get_config"):
         raise TypeError(f"Cannot serialize {obj!r}: it has no get_config() method")
-    return _describe(obj, serialize_keras_object(obj.get_config()))
+    description = _describe(obj, serialize_keras_object(obj.get_config()))
+    build_config = _build_config(obj)
+    if build_config is not None:
+        description["build_config"] = serialize_keras_object(build_config)
+    if hasattr(obj, "get_compile_config"):
+        compile_config = obj.get_compile_config()
+        if compile_config is not None:
+            description["compile_config"] = serialize_keras_object(compile_config)
+    return description
 
 
 def _describe(obj, config):
@@ -125,6 +135,20 @@ def _describe(obj, config):
     module = cls.__module__
     return {"module": None if module == "__main__" else module, "class_name": cls.__name__,
             "config": config, "registered_name": get_registered_name(cls)}
+
+
+def _build_config(obj):
+    """Keras's ``build_config`` of a layer: ``get_build_config()`` where the object has one,
+    else the input shape of the first symbolic call of a built layer (``None`` when unknown)."""
+    if hasattr(obj, "get_build_config"):
+        return obj.get_build_config()
+    nodes = getattr(obj, "_inbound_nodes", None)
+    if not nodes or not nodes[0].args or not getattr(obj, "built", False):
+        return None
+    first = nodes[0].args[0]
+    shapes = nest.map_structure(lambda t: list(t.shape) if hasattr(t, "_keras_history") else t,
+                                first)
+    return {"input_shape": shapes}
 
 
 # ---------------------------------------------------------------- deserializing
@@ -204,7 +228,35 @@ def _rebuild(config, custom_objects):
                   config, custom_objects)
     if isinstance(cls, types.FunctionType):
         return cls
-    return _instantiate(cls, inner, config, custom_objects)
+    obj = _instantiate(cls, inner, config, custom_objects)
+    with CustomObjectScope(custom_objects):
+        _restore_state(obj, config.get("build_config"), config.get("compile_config"))
+    return obj
+
+
+def _restore_state(obj, build_config, compile_config):
+    """As Keras's deserialization: builds an object its ``build_config`` describes (unless
+    built already) and compiles a model its ``compile_config`` describes."""
+    if build_config and not getattr(obj, "built", True):
+        if hasattr(obj, "build_from_config"):
+            obj.build_from_config(build_config)
+        elif "input_shape" in build_config and hasattr(obj, "build"):
+            obj.build(shape_from_json(build_config["input_shape"]))
+        obj.built = True
+    if compile_config and hasattr(obj, "compile_from_config"):
+        obj.compile_from_config(compile_config)
+
+
+def shape_from_json(shape):
+    """A build config's shape with JSON's lists back as tuples (a list of shapes stays a
+    list; dicts map)."""
+    if isinstance(shape, dict):
+        return {k: shape_from_json(v) for k, v in shape.items()}
+    if isinstance(shape, (list, tuple)) and all(d is None or isinstance(d, int) for d in shape):
+        return tuple(shape)
+    if isinstance(shape, (list, tuple)):
+        return [shape_from_json(s) for s in shape]
+    return shape
 
 
 def _instantiate(cls, inner, config, custom_objects):

@@ -10,6 +10,7 @@ TensorShape([4, 2])
 """
 from ... import nest
 from ..layers.core.input_layer import Input, InputLayer  # noqa: F401  (the graph starts there)
+from ..serialization import deserialize_keras_object, serialize_keras_object
 from ..symbolic import KerasTensor
 
 
@@ -97,3 +98,133 @@ class Graph:
             for t, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
                 values[id(t)] = v
         return nest.map_structure(fill, self.outputs)
+
+
+# ---------------------------------------------------------------- config (Keras 3's form)
+def functional_config(model):
+    """A functional model's config: its ``name`` and ``trainable``, each layer's description
+    with its ``name`` and the calls (``inbound_nodes``) that made the model, and where the
+    ``input_layers`` and ``output_layers`` are (``[layer name, node index, tensor index]``)."""
+    graph = model._graph
+    own = {id(node) for node in graph.nodes} | {id(t._keras_history[1])
+                                                for t in graph.flat_inputs}
+    index = {}   # node -> its index among its layer's nodes that belong to this model
+    for layer in graph.layers:
+        kept = [node for node in layer._inbound_nodes if id(node) in own]
+        if getattr(layer, "is_symbolic_op", False):
+            raise NotImplementedError(f"Saving a functional model with arithmetic on symbolic "
+                                      f"tensors ({layer.name}) is not implemented: use layers "
+                                      f"(keras.layers.Add...) instead.")
+        index.update({id(node): i for i, node in enumerate(kept)})
+
+    def place(tensor):
+        layer, node, i = tensor._keras_history
+        return [layer.name, index[id(node)], i]
+
+    def tensor_description(t):
+        if not isinstance(t, KerasTensor):
+            return t
+        return {"class_name": "__keras_tensor__",
+                "config": {"shape": list(t.shape), "dtype": t.dtype, "keras_history": place(t)}}
+
+    layers = []
+    for layer in graph.layers:
+        description = serialize_keras_object(layer)
+        description["name"] = layer.name
+        description["inbound_nodes"] = [
+            {"args": serialize_keras_object(nest.map_structure(tensor_description,
+                                                               list(node.args))),
+             "kwargs": serialize_keras_object(nest.map_structure(tensor_description,
+                                                                 dict(node.kwargs)))}
+            for node in layer._inbound_nodes if id(node) in own and node.inputs]
+        layers.append(description)
+    return {"name": model.name, "trainable": model.trainable, "layers": layers,
+            "input_layers": nest.map_structure(place, graph.inputs),
+            "output_layers": nest.map_structure(place, graph.outputs)}
+
+
+def functional_from_config(cls, config, custom_objects=None):
+    """The functional model ``functional_config`` describes: each layer rebuilt, then called
+    on the tensors its nodes name, once the layers those come from have been called."""
+    config = dict(config)
+    layers_data = config.pop("layers")
+    input_layers, output_layers = config.pop("input_layers"), config.pop("output_layers")
+    name, trainable = config.pop("name", None), config.pop("trainable", None)
+    created, pending = {}, []
+    for data in layers_data:
+        layer = deserialize_keras_object(data, custom_objects)
+        created[data["name"]] = layer
+        pending += [(layer, node) for node in data.get("inbound_nodes", [])]
+    while pending:
+        waiting = []
+        for layer, node in pending:
+            if waiting and waiting[-1][0] is layer or not _ready(node, created):
+                waiting.append((layer, node))   # a layer's calls keep their order
+                continue
+            fill = _tensor_filler(created)
+            layer(*fill(node["args"]), **fill(node["kwargs"]))
+        if len(waiting) == len(pending):
+            raise ValueError(f"Invalid Functional model configuration. The graph of the "
+                             f"Functional model either has loops or disconnected nodes. The "
+                             f"following nodes failed to be resolved: {waiting}")
+        pending = waiting
+
+    def find(tensors):
+        if isinstance(tensors, list) and len(tensors) == 3 and isinstance(tensors[0], str):
+            return _output_of(created, *tensors)
+        if isinstance(tensors, dict):
+            return {k: find(v) for k, v in tensors.items()}
+        return [find(v) for v in tensors]
+
+    model = cls(inputs=find(input_layers), outputs=find(output_layers), name=name, **config)
+    if trainable is not None:
+        model.trainable = trainable
+    return model
+
+
+def _is_tensor_description(x):
+    return isinstance(x, dict) and x.get("class_name") == "__keras_tensor__"
+
+
+def _history_of(data):
+    return data["config"]["keras_history"]
+
+
+def _ready(node, created):
+    for leaf in _descriptions(node):
+        layer_name, node_index, _ = _history_of(leaf)
+        layer = created.get(layer_name)
+        if layer is None or len(layer._inbound_nodes) <= node_index:
+            return False
+    return True
+
+
+def _descriptions(data):
+    if _is_tensor_description(data):
+        return [data]
+    if isinstance(data, dict):
+        return [d for v in data.values() for d in _descriptions(v)]
+    if isinstance(data, (list, tuple)):
+        return [d for v in data for d in _descriptions(v)]
+    return []
+
+
+def _output_of(created, layer_name, node_index, tensor_index):
+    if layer_name not in created:
+        raise RuntimeError(f"Internal error: could not find layer {layer_name}.")
+    outputs = created[layer_name]._inbound_nodes[node_index].outputs
+    return nest.flatten(outputs)[tensor_index]
+
+
+def _tensor_filler(created):
+    def fill(data):
+        if _is_tensor_description(data):
+            return _output_of(created, *_history_of(data))
+        if isinstance(data, dict) and "class_name" in data and "config" in data:
+            return deserialize_keras_object(data)
+        if isinstance(data, dict):
+            return {k: fill(v) for k, v in data.items()}
+        if isinstance(data, (list, tuple)):
+            return [fill(v) for v in data]
+        return data
+    return fill

@@ -16,22 +16,36 @@ TensorShape([2, 1])
 >>> [w.shape for w in model.get_weights()]
 [(3, 4), (4,), (4, 1), (1,)]
 """
+import inspect
+import json
+import textwrap
 import warnings
 
 from ... import nest
+from ...ops import zeros
 from ..layers.base import Layer
+from ..layers.layer_config import dtype_policy
 from ..naming import unique_name
+from ..saving import keras_file
+from ..serialization import deserialize_keras_object, serialize_keras_object, shape_from_json
 from . import saving
-from .functional import Graph
+from .functional import Graph, functional_config, functional_from_config
 from .summary import summary_lines
 from .trainer import Trainer
+
+_COMPILE_SIGNATURE = inspect.signature(Trainer.compile)
+_COMPILE_KEYS = ("optimizer", "loss", "loss_weights", "metrics", "weighted_metrics",
+                 "run_eagerly", "steps_per_execution", "jit_compile")
+_AUTO_CONFIG_TYPES = (str, int, float, bool, type(None))
 
 
 class Model(Trainer, Layer):
     def __new__(cls, *args, **kwargs):
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
             return object.__new__(Functional)
-        return object.__new__(cls)
+        model = object.__new__(cls)
+        object.__setattr__(model, "_auto_config", _auto_config(cls, args, kwargs))
+        return model
 
     def __init__(self, *args, **kwargs):
         inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
@@ -105,6 +119,8 @@ class Model(Trainer, Layer):
     def _maybe_build(self, inputs):
         if self.built:
             return
+        self._build_input_shape = nest.map_structure(
+            lambda x: list(x.shape) if hasattr(x, "shape") else x, inputs)
         if type(self).build is Model.build:
             self.built = True  # the sublayers build themselves during the first call
             return
@@ -141,6 +157,101 @@ class Model(Trainer, Layer):
         """Reads weights written by ``save_weights`` back, in order, checking shapes."""
         saving.load_weights(self, filepath, skip_mismatch)
 
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Writes the model (config, weights, optimizer state) to a ``.keras`` file: Keras 3's
+        zip, with the weights as ``model.weights.npz`` (see ``keras.saving.keras_file``)."""
+        keras_file.save_model(self, filepath, overwrite, zipped, **kwargs)
+
+    def to_json(self, **kwargs):
+        """The model's description (``serialize_keras_object``) as JSON text."""
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
+    # -- configs --------------------------------------------------------------------------------
+    @property
+    def _saves_layers_by_name(self):
+        return self._graph is not None
+
+    def get_config(self):
+        """A functional model's graph; for a subclassed model, ``name``, ``trainable`` and
+        ``dtype`` (with the ``__init__`` arguments of plain values when the class has no
+        ``get_config`` of its own, as Keras 3)."""
+        if self._graph is not None and _functional_like(type(self)):
+            return functional_config(self)
+        config = {"name": self.name}
+        if type(self).get_config is Model.get_config:
+            config.update(_checked_auto_config(self))
+            if not _takes_name(type(self)):
+                config.pop("name")
+        return {**config, "trainable": self.trainable, "dtype": dtype_policy(self)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A functional model from its graph's config, else ``cls(**config)``."""
+        keys = ("name", "layers", "input_layers", "output_layers")
+        if all(k in config for k in keys) and (cls in (Model, Functional)
+                                                or _functional_like(cls)):
+            return functional_from_config(cls, config, custom_objects)
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(f"Unable to revive model from config. When overriding the "
+                            f"`get_config()` method, make sure that the returned config "
+                            f"contains all items used as arguments in the  constructor to {cls}, "
+                            f"which is the default behavior. You can override this default "
+                            f"behavior by defining a `from_config(cls, config)` class method to "
+                            f"specify how to create an instance of {cls.__name__} from its "
+                            f"config.\n\nReceived config={config}\n\nError encountered during "
+                            f"deserialization: {e}") from None
+
+    def get_build_config(self):
+        """``{"input_shape": ...}``: what the model was built for (``None`` before)."""
+        if self._graph is not None:
+            return {"input_shape": None}
+        shape = self.__dict__.get("_build_input_shape")
+        return None if shape is None else {"input_shape": shape}
+
+    def build_from_config(self, config):
+        """Builds a loaded model for ``config["input_shape"]``: with ``build`` when the class
+        has its own, else by calling it once on zeros of that shape (inference mode)."""
+        shape = shape_from_json((config or {}).get("input_shape"))
+        if shape is None or self._graph is not None:
+            return
+        self._build_input_shape = config["input_shape"]
+        if type(self).build is not Model.build:
+            self.build(shape)
+            return
+        self(_zeros_for(shape), training=False)
+
+    def compile(self, *args, **kwargs):
+        """``Trainer.compile``, remembering its arguments for ``get_compile_config``."""
+        bound = _COMPILE_SIGNATURE.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        Trainer.compile(self, *args, **kwargs)
+        recorded = {key: bound.arguments[key] for key in _COMPILE_KEYS}
+        recorded["optimizer"] = self.optimizer
+        if recorded["jit_compile"] == "auto":
+            recorded["jit_compile"] = False
+        self._compile_config = recorded
+
+    def get_compile_config(self):
+        """The ``compile`` arguments (the optimizer object itself), ``{}`` before compiling."""
+        if self.compiled and "_compile_config" in self.__dict__:
+            return dict(self._compile_config)
+        return {}
+
+    def compile_from_config(self, config):
+        """Compiles as ``get_compile_config`` describes, and builds the optimizer."""
+        if type(self).compile is not Model.compile:
+            warnings.warn("`compile()` was not called as part of model loading because the "
+                          "model's `compile()` method is custom. All subclassed Models that have "
+                          "`compile()` overridden should also override `get_compile_config()` "
+                          "and `compile_from_config(config)`. Alternatively, you can call "
+                          "`compile()` manually after loading.", stacklevel=2)
+            return
+        self.compile(**deserialize_keras_object(config))
+        if self.built and self.optimizer is not None:
+            self.optimizer.build(self.trainable_variables)
+
 
 class Functional(Model):
     """The class of ``tf.keras.Model(inputs, outputs)`` (named ``functional``)."""
@@ -148,3 +259,84 @@ class Functional(Model):
     def __init__(self, inputs, outputs, name=None, **kwargs):
         super().__init__(inputs=inputs, outputs=outputs,
                          name=name if name is not None else unique_name("functional"), **kwargs)
+
+
+def _functional_like(cls):
+    """Keras's test: a class whose ``__init__`` takes ``(inputs, outputs, name)`` as
+    ``Functional``'s does."""
+    def names(fn):
+        return [p.name for p in inspect.signature(fn).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1:]
+    return names(cls.__init__) == names(Functional.__init__)
+
+
+def _auto_config(cls, args, kwargs):
+    """The ``__init__`` arguments (defaults included, ``name`` left out) when all are plain
+    values; ``None`` otherwise (Keras 3's automatic config)."""
+    try:
+        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    config = {}
+    for name, param in list(bound.signature.parameters.items())[1:]:
+        value = bound.arguments.get(name)
+        if param.kind == param.VAR_POSITIONAL:
+            if value:
+                return None
+        elif param.kind == param.VAR_KEYWORD:
+            config.update(value or {})
+        else:
+            config[name] = value
+    config.pop("name", None)
+    if not all(isinstance(v, _AUTO_CONFIG_TYPES) for v in nest.flatten(config)):
+        return None
+    return config
+
+
+_EXAMPLE = """
+            class CustomLayer(keras.layers.Layer):
+                def __init__(self, arg1, arg2, **kwargs):
+                    super().__init__(**kwargs)
+                    self.arg1 = arg1
+                    self.arg2 = arg2
+
+                def get_config(self):
+                    config = super().get_config()
+                    config.update({
+                        "arg1": self.arg1,
+                        "arg2": self.arg2,
+                    })
+                    return config"""
+
+
+def _checked_auto_config(model):
+    """The automatic config of a model whose class has no ``get_config`` (Keras's error when
+    its ``__init__`` arguments are not plain values)."""
+    auto = model.__dict__.get("_auto_config")
+    if auto is None:
+        raise NotImplementedError(textwrap.dedent(f"""
+            Object {type(model).__name__} was created by passing
+            non-serializable argument values in `__init__()`,
+            and therefore the object must override `get_config()` in
+            order to be serializable. Please implement `get_config()`.
+
+            Example:
+
+            {_EXAMPLE}"""))
+    return dict(auto)
+
+
+def _takes_name(cls):
+    params = inspect.signature(cls.__init__).parameters
+    return "name" in params or ("kwargs" in params
+                                and params["kwargs"].kind == inspect.Parameter.VAR_KEYWORD)
+
+
+def _zeros_for(shape):
+    """Zeros of a build shape (a list of shapes gives a list), unknown dimensions as 1."""
+    if isinstance(shape, tuple):
+        return zeros(tuple(1 if d is None else d for d in shape))
+    if isinstance(shape, dict):
+        return {k: _zeros_for(v) for k, v in shape.items()}
+    return [_zeros_for(s) for s in shape]

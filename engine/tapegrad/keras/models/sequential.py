@@ -7,6 +7,8 @@
 TensorShape([2, 1])
 """
 from ..layers.base import Layer
+from ..layers.layer_config import dtype_policy
+from ..serialization import deserialize_keras_object, serialize_keras_object, shape_from_json
 from ..symbolic import KerasTensor
 from .functional import Input, InputLayer
 from ..naming import unique_name
@@ -79,6 +81,7 @@ class Sequential(Model):
         # would record it). The names Keras's symbolic build takes are taken all the same, so
         # later default names (input_layer_1, functional_1...) agree with Keras's.
         if not self.built and self._input_layer is None:
+            self._build_input_shape = list(getattr(inputs, "shape", ())) or None
             unique_name("input_layer")
             for _ in range(len(self.layers) + 1):
                 unique_name("keras_tensor")
@@ -98,3 +101,44 @@ class Sequential(Model):
         if self._input_layer is None:
             raise AttributeError("The model has no defined input shape yet.")
         return self._input_layer.batch_shape
+
+    # -- config ---------------------------------------------------------------------------------
+    @property
+    def _saves_layers_by_name(self):
+        return True
+
+    def get_config(self):
+        """Keras 3's Sequential config: ``name``, ``trainable``, ``dtype``, every layer's
+        description (the ``InputLayer`` first when there is one) and ``build_input_shape``."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": dtype_policy(self),
+                  "layers": [serialize_keras_object(layer) for layer in self._layers]}
+        if self._input_layer is not None:
+            config["build_input_shape"] = self._input_layer.batch_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if "name" not in config or "layers" not in config:
+            raise ValueError(f"A Sequential model configuration must be a dictionary "
+                             f"containing the 'name' and 'layers' keys. Received: "
+                             f"config={config}")
+        model = cls(name=config["name"])
+        for layer_config in config["layers"]:
+            model.add(deserialize_keras_object(layer_config, custom_objects))
+        shape = shape_from_json(config.get("build_input_shape"))
+        if not model.built and isinstance(shape, tuple):
+            model.build(shape)
+        if "trainable" in config:
+            model.trainable = config["trainable"]
+        return model
+
+    def get_build_config(self):
+        if self._input_layer is not None:
+            return {"input_shape": self._input_layer.batch_shape}
+        shape = self.__dict__.get("_build_input_shape")
+        return None if shape is None else {"input_shape": shape}
+
+    def build_from_config(self, config):
+        shape = shape_from_json((config or {}).get("input_shape"))
+        if isinstance(shape, tuple) and self._input_layer is None:
+            self.build(shape)

@@ -1,6 +1,7 @@
 """``keras.saving``: registering user classes and functions and turning Keras objects into
 Keras 3's JSON descriptions and back (also under ``tf.keras.utils``, as in TensorFlow 2.21).
-All of it is ``tapegrad.keras.serialization``, the one registry.
+All of it is ``tapegrad.keras.serialization``, the one registry. ``save_model`` / ``load_model``
+write and read whole models as ``.keras`` files (``keras_file``).
 
 >>> import tapegrad as tf
 >>> @tf.keras.saving.register_keras_serializable(package="Demo")
@@ -21,3 +22,4 @@ from ..serialization import (  # noqa: F401
     CustomObjectScope, custom_object_scope, deserialize_keras_object, get_registered_name,
     get_registered_object, register_keras_serializable, serialize_keras_object,
 )
+from .keras_file import load_model, save_model  # noqa: F401
