@@ -119,9 +119,12 @@ def test_graph_is_sent_with_what_was_recorded_before_an_error():
 
 
 def test_keyboard_interrupt_is_reported_as_interrupted():
-    status, page, _ = run("raise KeyboardInterrupt\n")
+    status, page, _ = run("print('before')\nraise KeyboardInterrupt\n")
     assert status["interrupted"] is True and status["ok"] is False
-    assert "KeyboardInterrupt" in page.of("traceback")[0]["text"]
+    # Stop is not an error (issue 28, item 7): no traceback, no error line, one quiet sentence
+    assert status["error"] is None and page.of("traceback") == []
+    assert status["stopped"] == {"line": 2, "text": "Stopped at line 2."}
+    assert len(page.of("graph")) == 1
 
 
 def test_uses_matplotlib_sees_imports_only():
@@ -172,8 +175,27 @@ def test_a_late_stop_while_drawing_figures_does_not_escape(monkeypatch):
     page = Page()
     status = runtime.Session(page).run("print('hi')\n")
     assert status["interrupted"] is True and status["ok"] is False
-    assert "KeyboardInterrupt" in page.of("traceback")[0]["text"]
+    assert page.of("traceback") == []
+    assert status["stopped"] == {"line": None, "text": "Stopped while drawing figures."}
     assert len(page.of("graph")) == 1
+
+
+def test_a_late_stop_while_exporting_the_graph_still_sends_the_graph(monkeypatch):
+    send_graph = runtime.session.send_graph
+    calls = []
+
+    def interrupted_once(send, cap):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt()
+        send_graph(send, cap)
+
+    monkeypatch.setattr(runtime.session, "send_graph", interrupted_once)
+    page = Page()
+    status = runtime.Session(page).run("import tensorflow as tf\nx = tf.Variable(1.0)\n"
+                                       "with tf.GradientTape() as t:\n    y = x * x\n")
+    assert status["stopped"]["text"] == "Stopped while exporting the graph."
+    assert page.of("traceback") == [] and len(page.of("graph")) == 1
 
 
 # -- errors as the page shows them (issue 16, item 7) ------------------------------------------
@@ -257,8 +279,12 @@ def test_stop_during_fit_ends_the_run_between_steps():
         "lambda b, logs: b == 1 and __import__('signal').raise_signal(__import__('signal').SIGINT))]"
     status, page, out = run(FIT.format(extra=stop_at_step_5))
     assert status["interrupted"] and not status["ok"]
-    (tb,) = page.of("traceback")
-    assert tb["text"].startswith("KeyboardInterrupt: Stopped between training steps (epoch 1, after step 2")
+    assert page.of("traceback") == [] and status["error"] is None
+    fit_line = next(k for k, line in enumerate(FIT.format(extra=stop_at_step_5).splitlines(), 1)
+                    if ".fit(" in line)
+    assert status["stopped"]["line"] == fit_line
+    assert status["stopped"]["text"].startswith(f"Stopped at line {fit_line}, between training steps "
+                                                "(epoch 1, after step 2")
     events = page.of("training")
     assert events[-1] == {"event": "end", "stopped": True}
     assert [e["step"] for e in events if e["event"] == "step"][-1] == 2

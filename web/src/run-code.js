@@ -8,7 +8,7 @@ import { saveWeightsFile, storedWeightsFiles } from "./storage.js";
 /**
  * @param {{runner, editor, output, plots, graph}} parts  graph: the panel ({show, clear})
  * @param {number} number  the run's number, shown in the console
- * @returns {Promise<{ok, error, interrupted, restarted?}>}
+ * @returns {Promise<{ok, error, interrupted, stopped?, restarted?}>}
  */
 export async function runCode({ runner, editor, output, plots, graph }, number) {
   const code = editor.getCode();
@@ -67,7 +67,8 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
   } else if (status.restarted) {
     output.note("■ Stopped: Python was restarted (the run did not answer the interrupt). Your code is kept.", "stop");
   } else if (status.interrupted) {
-    output.note("■ Stopped.", "stop");
+    // Stop is not an error: one quiet line ("Stopped at line N."), built by the Python runtime
+    output.note(`■ ${status.stopped?.text ?? "Stopped."}`, "stop");
   }
   return status;
 }

@@ -1,4 +1,5 @@
-"""The error of a run as the page shows it (kind "traceback"): the user's frames only."""
+"""The error of a run as the page shows it (kind "traceback"): the user's frames only; and the
+quiet line a run stopped by the Stop button ends with instead (Stop is not an error)."""
 import os
 import traceback
 
@@ -69,3 +70,27 @@ def user_traceback(exc):
 
 def _folded_lines(folded):
     return [f"  … {n} frame{'s' if n != 1 else ''} inside {owner}\n" for owner, n in folded]
+
+
+class StopBetweenSteps(KeyboardInterrupt):
+    """Stop, honoured by the playground at a safe point (between training steps); ``detail`` says
+    where, for the line the stopped run ends with."""
+
+    def __init__(self, detail):
+        super().__init__(detail)
+        self.detail = detail
+
+
+def stopped_status(exc, doing=None):
+    """The status of a run that Stop ended (``exc``: the ``KeyboardInterrupt``), with the line the
+    page shows for it: ``Stopped at line N.`` (N the user's line that was running), what was
+    being done where the line says nothing (``doing``), and where a stop between steps happened.
+
+    >>> stopped_status(StopBetweenSteps("between training steps (epoch 1, after step 2)"))["stopped"]
+    {'line': None, 'text': 'Stopped between training steps (epoch 1, after step 2).'}
+    """
+    _, line = user_traceback(exc)
+    where = f" at line {line}" if line else f" {doing}" if doing else ""
+    detail = getattr(exc, "detail", None)
+    text = f"Stopped{where}{',' if where and detail else ''}{' ' + detail if detail else ''}."
+    return {"ok": False, "error": None, "interrupted": True, "stopped": {"line": line, "text": text}}

@@ -6,7 +6,7 @@ import re
 import sys
 
 from .aliases import install_tensorflow_alias
-from .errors import USER_FILE, user_traceback
+from .errors import USER_FILE, stopped_status, user_traceback
 from .graph import send_graph
 from .messages import TRACEBACK
 from .plots import PlotSender, uses_matplotlib
@@ -37,7 +37,8 @@ class Session:
 
     def run(self, source):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
-        "interrupted"}``."""
+        "interrupted"}``, and for a run that Stop ended ``"stopped": {"line", "text"}`` (the
+        quiet line the page ends it with: no traceback, no error mark)."""
         import tapegrad.graph
         install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
@@ -45,13 +46,19 @@ class Session:
         self.training.reset()
         cap = tapegrad.graph.capture()
         status = self._execute(source, cap)
-        # A late Stop raises KeyboardInterrupt here too: report it like any failure, never escape.
+        # A late Stop raises KeyboardInterrupt here too: it ends the run quietly, never escapes.
         try:
             self.plots.flush()
         except BaseException as exc:  # a figure that cannot be drawn must not hide the graph
             status = self._late_failure(status, exc, "while drawing figures")
         try:
             send_graph(self.send, cap)
+        except KeyboardInterrupt as exc:  # the user's code has ended: the graph is still wanted
+            status = self._late_failure(status, exc, "while exporting the graph")
+            try:
+                send_graph(self.send, cap)
+            except BaseException as again:
+                status = self._late_failure(status, again, "while exporting the graph")
         except BaseException as exc:
             status = self._late_failure(status, exc, "while exporting the graph")
         return status
@@ -69,10 +76,12 @@ class Session:
             code = compile(source, USER_FILE, "exec")
             with cap:
                 exec(code, {"__name__": "__main__", "__file__": USER_FILE})
-        except BaseException as exc:  # the user's code may raise anything, KeyboardInterrupt too
+        except KeyboardInterrupt as exc:  # Stop (or the code raised it): not an error
+            status = stopped_status(exc)
+        except BaseException as exc:  # the user's code may raise anything
             text, line = user_traceback(exc)
             status = {"ok": False, "error": {"type": type(exc).__name__, "line": line},
-                      "interrupted": isinstance(exc, KeyboardInterrupt)}
+                      "interrupted": False}
             self.send(TRACEBACK, json.dumps({"text": text, "line": line}))
         finally:
             self.training.release_interrupts()
@@ -83,7 +92,7 @@ class Session:
         return status
 
     def _late_failure(self, status, exc, doing):
+        if isinstance(exc, KeyboardInterrupt):   # a late Stop: quiet, and the first stop's line stays
+            return status if status.get("stopped") else stopped_status(exc, doing)
         self.send(TRACEBACK, json.dumps({"text": f"{doing}: {exc!r}\n", "line": None}))
-        if isinstance(exc, KeyboardInterrupt):
-            return {"ok": False, "error": {"type": "KeyboardInterrupt", "line": None}, "interrupted": True}
         return status

@@ -9,13 +9,14 @@
   the page plots each metric against the number of times its result was read (a loop that reads
   ``train_acc.result()`` once per epoch gives one point per epoch).
 - Stop during fit: Stop's interrupt is held until the running step has finished (its update
-  applied), then ``KeyboardInterrupt`` ends the run between steps. Elsewhere Stop interrupts
-  at once.
+  applied), then ``StopBetweenSteps`` (a ``KeyboardInterrupt``) ends the run between steps.
+  Elsewhere Stop interrupts at once.
 """
 import json
 import signal
 import time
 
+from .errors import StopBetweenSteps
 from .messages import TRAINING
 
 
@@ -73,7 +74,7 @@ class TrainingFeed:
     def check_stop(self, where):
         if self.stop_requested:
             self.stop_requested = False
-            raise KeyboardInterrupt(f"Stopped between training steps ({where}).")
+            raise StopBetweenSteps(f"between training steps ({where})")
 
 
 def _metric_result(metric, value):

@@ -1,0 +1,115 @@
+"""Stop is not an error (issue 28, item 7): a run ended by Stop, in a long loop or during
+``model.fit``, ends with one quiet line "■ Stopped at line N." (N the user's line that was
+running); its output, its charts and its graph stay; no traceback, no error mark in the editor.
+
+One page (one Pyodide boot) serves the module.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+LOOP = """\
+import tensorflow as tf
+x = tf.Variable(1.0)
+print("before the loop")
+step = 0
+while True:
+    with tf.GradientTape() as tape:
+        y = x * x
+    g = tape.gradient(y, x)
+    step += 1
+    if step == 3:
+        print("three steps done")
+"""
+LOOP_LINES = range(5, 12)   # the `while` and its body
+
+FIT = """\
+import numpy as np
+import tensorflow as tf
+tf.keras.utils.set_random_seed(0)
+x = np.linspace(-1, 1, 256, dtype="float32")[:, None]
+model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(8, activation="tanh"),
+                             tf.keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse")
+print("training")
+model.fit(x, x ** 2, epochs=1000, batch_size=16, verbose=0)
+print("never printed")
+"""
+FIT_LINE = 9
+
+
+@pytest.fixture(scope="module")
+def pg(module_page, as_playground):
+    play = as_playground(module_page("", viewport=(1400, 900)))
+    play.wait_ready()
+    play.pg.wait_for_selector("[data-testid=editor] .cm-content", timeout=30_000)   # CodeMirror's marks
+    return play
+
+
+def stop(pg, n: int) -> str:
+    pg.pg.locator("[data-testid=stop]").click()
+    return pg.wait_run(n, timeout_ms=10_000)
+
+
+def assert_quiet(pg) -> str:
+    """The last run ended with one quiet stop line and nothing that looks like an error; returns
+    the line."""
+    page = pg.pg
+    out = pg.last_run_output()
+    assert "KeyboardInterrupt" not in out and "Traceback" not in out, out
+    assert "restarted" not in out
+    console = page.locator("[data-testid=console]")
+    assert console.locator("[data-stream=traceback]").count() == 0
+    assert console.locator(".note.error").count() == 0
+    assert page.locator("[data-testid=editor] .cm-mark-error").count() == 0
+    notes = console.locator(".note.stop")
+    assert notes.count() >= 1
+    line = notes.last.inner_text()
+    assert out.rstrip().endswith(line)                     # the run's last line
+    # quiet: the console's ordinary ink, not the error colour of a traceback
+    colour = notes.last.evaluate("e => getComputedStyle(e).color")
+    error = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--error')")
+    assert colour != "rgb(180, 35, 24)" and error.strip() == "#b42318", colour
+    return line
+
+
+def test_stop_in_a_loop_says_the_line_and_keeps_output_and_graph(pg, shot):
+    page = pg.pg
+    pg.set_code(LOOP)
+    n = pg.click_run()
+    page.wait_for_function("() => document.querySelector('[data-testid=console]').innerText"
+                           ".includes('three steps done')", timeout=60_000)
+    assert stop(pg, n) == "interrupted"
+    line = assert_quiet(pg)
+    match = re.fullmatch(r"■ Stopped at line (\d+)\.", line)
+    assert match and int(match.group(1)) in LOOP_LINES, line
+    out = pg.last_run_output()
+    assert "before the loop" in out and "three steps done" in out     # output kept
+    page.wait_for_selector("[data-testid=graph] svg [data-node-id]")   # the graph of a step
+    assert "One training step shown" in out
+    shot(page, "stop-quiet-loop")
+    # the next run works, and an error still is one
+    pg.set_code("print(6 * 7)\nraise ValueError('a real error')\n")
+    assert pg.run() == "error"
+    assert page.locator("[data-testid=editor] .cm-mark-error").count() == 1
+
+
+def test_stop_during_fit_ends_between_steps_at_the_fit_line_keeping_the_charts(pg, shot):
+    page = pg.pg
+    pg.set_code(FIT)
+    n = pg.click_run()
+    page.wait_for_function("() => +(document.querySelector('[data-testid=training-plot]')?.dataset.renders || 0) >= 3",
+                           timeout=120_000)
+    assert stop(pg, n) == "interrupted"
+    line = assert_quiet(pg)
+    assert line.startswith(f"■ Stopped at line {FIT_LINE}, between training steps (epoch "), line
+    assert "the model keeps the weights of the" in line
+    out = pg.last_run_output()
+    assert "training" in out and "never printed" not in out
+    plot = page.locator("[data-testid=training-plot]")
+    assert plot.is_visible() and plot.locator("svg.training-chart").count() >= 1   # charts kept
+    assert "stopped" in plot.locator("figcaption").inner_text()
+    page.wait_for_selector("[data-testid=graph] svg [data-node-id]")             # graph kept
+    shot(page, "stop-quiet-fit")
