@@ -30,6 +30,8 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--before", type=Path, help="a folder holding an earlier engine/ to compare")
     p.add_argument("--max-seconds", type=float, default=Policy.max_seconds)
+    p.add_argument("--against", help="the column every ratio is taken to (default: the last; "
+                                     "'tapegrad@before' with --before compares two checkouts)")
     a = p.parse_args()
     ids = [c.id for c in cases.select(a.only) if c.group in cases.NATIVE_GROUPS]
     cols = columns.select(a.peers, "native")
@@ -37,6 +39,11 @@ def main():
         base = next(c for c in cols if c.id == "tapegrad")
         env = dict(base.env, PYTHONPATH=str(a.before.resolve() / "engine"))
         cols.insert(1, dataclasses.replace(base, id="tapegrad@before", env=env))
+    if a.against:
+        ref = next((c for c in cols if c.id == a.against), None)
+        if ref is None:
+            p.error(f"--against {a.against}: no such column among {[c.id for c in cols]}")
+        cols = [c for c in cols if c is not ref] + [ref]
     policy = Policy(max_seconds=a.max_seconds).as_dict()
     status = json.loads(INSTALL_STATUS.read_text()) if INSTALL_STATUS.exists() else {}
     cells, ratios = {}, {}
@@ -54,15 +61,19 @@ def main():
             if ref:
                 ratios.setdefault((cid, case), []).append(v / ref)
         print(f"round {r + 1}/{a.rounds} done", file=sys.stderr, flush=True)
-    print("| case | " + " | ".join(c.id for c in cols) + f" | each ÷ {cols[-1].id} (median of rounds) |")
+    print("| case | " + " | ".join(c.id for c in cols)
+          + f" | each ÷ {cols[-1].id}: median of rounds (lowest–highest) |")
     print("|---|" + "---:|" * (len(cols) + 1))
     for case in ids:
         vals = [statistics.median(cells[(c.id, case)]) if (c.id, case) in cells else None
                 for c in cols]
-        rat = [f"{statistics.median(ratios[(c.id, case)]):.2f}×" for c in cols[:-1]
-               if (c.id, case) in ratios]
+        rat = [_ratio_text(ratios[(c.id, case)]) for c in cols[:-1] if (c.id, case) in ratios]
         print(f"| {case} | " + " | ".join("–" if v is None else f"{v:.3g}" for v in vals)
               + f" | {', '.join(rat)} |")
+
+
+def _ratio_text(values):
+    return f"{statistics.median(values):.2f}× ({min(values):.2f}–{max(values):.2f})"
 
 
 if __name__ == "__main__":

@@ -26,13 +26,14 @@ from peerbench.threads import limit_this_process  # noqa: E402
 
 limit_this_process()            # one thread, as peerbench runs every peer
 
-from peerbench.cases import (MLP_W2, MLP_W3, W5_ELEMENTS, W6_HVP_PARAMS,  # noqa: E402
-                             W6_HVP_ROWS)
+from peerbench.cases import (MLP_W2, MLP_W3, W1_OPS, W5_CE_SHAPE, W5_ELEMENTS,  # noqa: E402
+                             W6_HVP_PARAMS, W6_HVP_ROWS, W6_JACOBIAN_WIDTH)
 
 CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=64),
          "W3-b256": dict(sizes=MLP_W3, batch=256),
          "W6-hvp": dict(params=W6_HVP_PARAMS, rows=W6_HVP_ROWS),
-         "W5-tanh": dict(size=W5_ELEMENTS)}
+         "W5-tanh": dict(size=W5_ELEMENTS), "W1": dict(ops=W1_OPS, size=16),
+         "W6-jacobian": dict(width=W6_JACOBIAN_WIDTH), "W5-softmax": dict(shape=W5_CE_SHAPE)}
 
 
 def make_step(case_id):

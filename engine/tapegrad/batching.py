@@ -23,6 +23,8 @@ The makers, for VJPs that batch by a pattern:
 - ``rows_first``     VJPs that read an input's shape (reshape, reductions): the inputs are given
                      the rows' axis and the attributes that count axes are shifted past it;
 - ``rows_broadcast`` elementwise-like binaries whose VJP ends in ``unbroadcast``;
+- ``rows_linear``    the same for linear ones that read only shapes (``G`` stands in for inputs);
+- ``rows_reshaped``  reshapes: ``G`` reshaped to the rows and the input's shape;
 - ``rows_last``      gathers and segments along leading axes (the rows become a last axis);
 - ``folded``         ops that treat each example on its own (the rows join the examples' axis).
 
@@ -169,6 +171,34 @@ def _rows_broadcast(vjp):
         return [None if ct is None else unbroadcast_rows(ct, _shape(x))
                 for x, ct in zip(inputs, cts)]
     return batched
+
+
+def rows_linear(*prims):
+    """For linear ops whose VJP reads only its inputs' shapes and ends in ``unbroadcast`` (add,
+    subtract, broadcast_to): inputs broadcast to the rows' shape would have ``G``'s shape, so
+    ``G`` itself stands in for them (no broadcast copies), and the rows are summed down to each
+    input's shape as in ``rows_broadcast``."""
+    for prim in prims:
+        defbatched(prim, _rows_linear(prim.vjp))
+
+
+def _rows_linear(vjp):
+    def batched(G, ans, inputs, attrs, wanted):
+        cts = vjp(G, G, (G,) * len(inputs), attrs, wanted)
+        return [None if ct is None else unbroadcast_rows(ct, _shape(x))
+                for x, ct in zip(inputs, cts)]
+    return batched
+
+
+def rows_reshaped(*prims):
+    """For ops whose cotangent is ``G`` reshaped back to the input's shape (reshape, squeeze,
+    expand_dims): each row reshaped, which is ``G`` reshaped to ``(rows,) + input shape``."""
+    for prim in prims:
+        defbatched(prim, _rows_reshaped)
+
+
+def _rows_reshaped(G, ans, inputs, attrs, wanted):
+    return [reshape_to(G, (rows(G),) + _shape(inputs[0]))]
 
 
 def rows_to_front(t):

@@ -21,7 +21,7 @@ from ..table import deflinear, defjvp, defnondiff, defvjp, elementwise, primitiv
 from ..checks.dtype_rules import ANY, COMPLEX_NAMES, FLOAT, FLOAT_INT, NUMBER, REAL, SIGNED
 from ..variables import Variable
 from .logic_ops import equal, greater_equal, less_equal, where
-from ..batching import own_vjp, rows_broadcast
+from ..batching import own_vjp, rows_broadcast, rows_linear
 from .. import shape_rules
 from ..table import defshape
 from ..primitives import NO_GRADIENT, exempt
@@ -390,5 +390,6 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
 own_vjp(IDENTITY, NEG, CAST, ABS, SIGN)
-rows_broadcast(ADD, MUL, SUB, DIV, MAXIMUM, MINIMUM, FLOORMOD)
+rows_linear(ADD, SUB)   # their VJPs read only the inputs' shapes
+rows_broadcast(MUL, DIV, MAXIMUM, MINIMUM, FLOORMOD)
 

@@ -386,5 +386,5 @@ def rank(input, name=None):  # noqa: A002
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
 own_vjp(TRANSPOSE, PACK, CONCAT, STRIDED_SLICE, STRIDED_SLICE_GRAD)
-batching.rows_first(RESHAPE)          # the ground's VJP reshapes back to x's shape
-batching.rows_broadcast(BROADCAST_TO)   # and sums back to it
+batching.rows_reshaped(RESHAPE)       # the ground's VJP reshapes back to x's shape
+batching.rows_linear(BROADCAST_TO)    # and sums back to it
