@@ -130,8 +130,10 @@ def _describe(obj, config):
     cls = type(obj)
     home = _HOME.get(cls)
     if home is not None and cls not in _REGISTERED:
+        # a class Keras does not export (Functional) keeps its private module and its name
+        private = home.startswith("keras.src.")
         return {"module": home, "class_name": cls.__name__, "config": config,
-                "registered_name": None}
+                "registered_name": cls.__name__ if private else None}
     module = cls.__module__
     return {"module": None if module == "__main__" else module, "class_name": cls.__name__,
             "config": config, "registered_name": get_registered_name(cls)}

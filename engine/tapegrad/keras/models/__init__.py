@@ -10,3 +10,4 @@ from ..serialization import publish
 
 publish("keras", {"Model": Model, "Sequential": Sequential})
 publish("keras.models", {"Model": Model, "Sequential": Sequential})
+publish("keras.src.models.functional", {"Functional": Functional})

@@ -44,7 +44,7 @@ class Model(Trainer, Layer):
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
             return object.__new__(Functional)
         model = object.__new__(cls)
-        object.__setattr__(model, "_auto_config", _auto_config(cls, args, kwargs))
+        object.__setattr__(model, "_auto_config", _auto_config(cls))
         return model
 
     def __init__(self, *args, **kwargs):
@@ -234,9 +234,10 @@ class Model(Trainer, Layer):
         self._compile_config = recorded
 
     def get_compile_config(self):
-        """The ``compile`` arguments (the optimizer object itself), ``{}`` before compiling."""
+        """The ``compile`` arguments as Keras describes them (the optimizer with its config),
+        ``{}`` before compiling."""
         if self.compiled and "_compile_config" in self.__dict__:
-            return dict(self._compile_config)
+            return serialize_keras_object(dict(self._compile_config))
         return {}
 
     def compile_from_config(self, config):
@@ -270,23 +271,21 @@ def _functional_like(cls):
     return names(cls.__init__) == names(Functional.__init__)
 
 
-def _auto_config(cls, args, kwargs):
-    """The ``__init__`` arguments (defaults included, ``name`` left out) when all are plain
-    values; ``None`` otherwise (Keras 3's automatic config)."""
+def _auto_config(cls):
+    """Keras 3's automatic config of a subclassed model: the defaults of its ``__init__``
+    (Keras's ``Model.__new__`` passes no arguments on, so values given are not seen), ``name``
+    left out; ``None`` when an argument has no default or a default is not a plain value."""
     try:
-        bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+        bound = inspect.signature(cls.__init__).bind(None)
     except TypeError:
         return None
     bound.apply_defaults()
     config = {}
     for name, param in list(bound.signature.parameters.items())[1:]:
         value = bound.arguments.get(name)
-        if param.kind == param.VAR_POSITIONAL:
-            if value:
-                return None
-        elif param.kind == param.VAR_KEYWORD:
+        if param.kind == param.VAR_KEYWORD:
             config.update(value or {})
-        else:
+        elif param.kind != param.VAR_POSITIONAL:
             config[name] = value
     config.pop("name", None)
     if not all(isinstance(v, _AUTO_CONFIG_TYPES) for v in nest.flatten(config)):
