@@ -313,3 +313,15 @@ def test_each_run_starts_keras_names_afresh():
         with contextlib.redirect_stdout(buf):
             assert session.run(source)["ok"]
         assert buf.getvalue() == "dense\n"
+
+
+def test_input_says_the_playground_has_no_keyboard_input(capsys):
+    status, page, out = run("name = input('Your name? ')\nprint('hello', name)\n", capsys)
+    assert not status["ok"] and status["error"] == {"type": "EOFError", "line": 1}
+    text = page.of("traceback")[0]["text"]
+    assert "EOFError: input() has nothing to read here" in text and "name = \"Ada\"" in text
+    assert out == "Your name? "   # the prompt is shown, as Python shows it before reading
+    status, page, _ = run("import sys\nline = sys.stdin.readline()\n", capsys)
+    assert status["error"] == {"type": "EOFError", "line": 2}
+    import builtins
+    assert builtins.input is not None and "NoStdin" not in type(sys.stdin).__name__

@@ -10,6 +10,7 @@ from .errors import USER_FILE, stopped_status, user_traceback
 from .graph import send_graph
 from .messages import TRACEBACK
 from .plots import PlotSender, uses_matplotlib
+from . import stdin
 from .training import TrainingFeed
 from .weights import WeightStorage
 
@@ -45,7 +46,8 @@ class Session:
         self.plots.reset()
         self.training.reset()
         cap = tapegrad.graph.capture()
-        status = self._execute(source, cap)
+        with stdin.no_keyboard_input():
+            status = self._execute(source, cap)
         # A late Stop raises KeyboardInterrupt here too: it ends the run quietly, never escapes.
         try:
             self.plots.flush()
