@@ -145,7 +145,7 @@ def _build_config(obj):
     if hasattr(obj, "get_build_config"):
         return obj.get_build_config()
     nodes = getattr(obj, "_inbound_nodes", None)
-    if not nodes or not nodes[0].args or not getattr(obj, "built", False):
+    if not nodes or not nodes[0].args or not records_build_shape(obj):
         return None
     first = nodes[0].args[0]
     shapes = nest.map_structure(lambda t: list(t.shape) if hasattr(t, "_keras_history") else t,
@@ -247,6 +247,25 @@ def _restore_state(obj, build_config, compile_config):
         obj.built = True
     if compile_config and hasattr(obj, "compile_from_config"):
         obj.compile_from_config(compile_config)
+
+
+# Keras 3.15's layers that are built when made (no state to create), so that their descriptions
+# carry no ``build_config`` (found by making each layer of keras.layers and reading ``built``).
+_BUILT_WHEN_MADE = frozenset((
+    "Activation ActivityRegularization AlphaDropout AveragePooling1D AveragePooling2D "
+    "AveragePooling3D AvgPool1D AvgPool2D AvgPool3D Dropout ELU GaussianDropout GaussianNoise "
+    "GlobalAveragePooling1D GlobalAveragePooling2D GlobalAveragePooling3D GlobalAvgPool1D "
+    "GlobalAvgPool2D GlobalAvgPool3D GlobalMaxPool1D GlobalMaxPool2D GlobalMaxPool3D "
+    "GlobalMaxPooling1D GlobalMaxPooling2D GlobalMaxPooling3D Identity InputLayer LeakyReLU "
+    "Masking MaxPool1D MaxPool2D MaxPool3D MaxPooling1D MaxPooling2D MaxPooling3D ReLU Reshape "
+    "Softmax SpatialDropout1D SpatialDropout2D SpatialDropout3D UnitNormalization").split())
+
+
+def records_build_shape(layer):
+    """Whether Keras's description of ``layer`` carries its build shape: every layer but the
+    Keras layers built when made."""
+    cls = type(layer)
+    return not (cls in _HOME and cls.__name__ in _BUILT_WHEN_MADE)
 
 
 def shape_from_json(shape):

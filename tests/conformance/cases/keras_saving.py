@@ -137,6 +137,30 @@ def case_functional_config_json(tf):
     return _json(_functional(tf))
 
 
+def case_sequential_built_on_data_config(tf):
+    L = tf.keras.layers
+    model = tf.keras.Sequential([L.Dense(3, name="a"), L.Dropout(0.2, name="drop"),
+                                 L.Dense(1, name="b")], name="on_data")
+    model(np.ones((2, 6), "float32"))
+    return _json(model)
+
+
+def case_unbuilt_sequential_config(tf):
+    return _json(tf.keras.Sequential([tf.keras.layers.Dense(3, name="a")], name="unbuilt"))
+
+
+def case_build_configs_of_layers(tf):
+    """Keras records the build shape of the layers with a ``build`` of their own."""
+    L = tf.keras.layers
+    inputs = tf.keras.Input((4,), name="x")
+    h = L.Dropout(0.1, name="drop")(inputs)
+    h = L.Activation("relu", name="act")(h)
+    h = L.BatchNormalization(name="bn")(L.Dense(2, name="d")(h))
+    model = tf.keras.Model(inputs, L.Reshape((2, 1), name="r")(h))
+    return [[layer["class_name"], layer.get("build_config")]
+            for layer in _plain(model.get_config())["layers"]]
+
+
 def case_functional_one_input_config(tf):
     inputs = tf.keras.Input((3,), name="only")
     model = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="d")(inputs), name="one")

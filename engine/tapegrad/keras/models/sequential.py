@@ -8,7 +8,8 @@ TensorShape([2, 1])
 """
 from ..layers.base import Layer
 from ..layers.layer_config import dtype_policy
-from ..serialization import deserialize_keras_object, serialize_keras_object, shape_from_json
+from ..serialization import (deserialize_keras_object, records_build_shape, serialize_keras_object,
+                             shape_from_json)
 from ..symbolic import KerasTensor
 from .functional import Input, InputLayer
 from ..naming import unique_name
@@ -82,7 +83,7 @@ class Sequential(Model):
         # later default names (input_layer_1, functional_1...) agree with Keras's.
         if not self.built and self._input_layer is None:
             self._build_input_shape = list(getattr(inputs, "shape", ())) or None
-            unique_name("input_layer")
+            self._build_input_name = unique_name("input_layer")
             for _ in range(len(self.layers) + 1):
                 unique_name("keras_tensor")
             unique_name("functional")
@@ -114,7 +115,25 @@ class Sequential(Model):
                   "layers": [serialize_keras_object(layer) for layer in self._layers]}
         if self._input_layer is not None:
             config["build_input_shape"] = self._input_layer.batch_shape
+        elif self.__dict__.get("_build_input_shape") is not None:
+            self._describe_eager_build(config)
         return config
+
+    def _describe_eager_build(self, config):
+        """A model built by a call on data, described as Keras describes it: an InputLayer of
+        that batch shape first, each layer's build shape, ``build_input_shape``."""
+        shape = list(self._build_input_shape)
+        config["layers"].insert(0, {
+            "module": "keras.layers", "class_name": "InputLayer",
+            "config": {"batch_shape": shape, "dtype": self.dtype, "sparse": False,
+                       "ragged": False, "name": self._build_input_name, "optional": False},
+            "registered_name": None})
+        for layer, description in zip(self._layers, config["layers"][1:]):
+            if shape is not None and records_build_shape(layer):
+                description.setdefault("build_config", {"input_shape": shape})
+            out = layer._output_shape
+            shape = list(out) if isinstance(out, tuple) else None
+        config["build_input_shape"] = list(self._build_input_shape)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
