@@ -18,7 +18,6 @@ TensorShape([2, 1])
 """
 import inspect
 import json
-import textwrap
 import warnings
 
 from ... import nest
@@ -293,36 +292,32 @@ def _auto_config(cls):
     return config
 
 
-_EXAMPLE = """
-            class CustomLayer(keras.layers.Layer):
-                def __init__(self, arg1, arg2, **kwargs):
-                    super().__init__(**kwargs)
-                    self.arg1 = arg1
-                    self.arg2 = arg2
+# Keras's example in the error below (its text, as Keras 3.15 prints it).
+_EXAMPLE = """class CustomLayer(keras.layers.Layer):
+    def __init__(self, arg1, arg2, **kwargs):
+        super().__init__(**kwargs)
+        self.arg1 = arg1
+        self.arg2 = arg2
 
-                def get_config(self):
-                    config = super().get_config()
-                    config.update({
-                        "arg1": self.arg1,
-                        "arg2": self.arg2,
-                    })
-                    return config"""
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "arg1": self.arg1,
+            "arg2": self.arg2,
+        })
+        return config"""
 
 
 def _checked_auto_config(model):
     """The automatic config of a model whose class has no ``get_config`` (Keras's error when
-    its ``__init__`` arguments are not plain values)."""
+    its ``__init__`` has an argument without a plain default)."""
     auto = model.__dict__.get("_auto_config")
     if auto is None:
-        raise NotImplementedError(textwrap.dedent(f"""
-            Object {type(model).__name__} was created by passing
-            non-serializable argument values in `__init__()`,
-            and therefore the object must override `get_config()` in
-            order to be serializable. Please implement `get_config()`.
-
-            Example:
-
-            {_EXAMPLE}"""))
+        raise NotImplementedError(f"\nObject {type(model).__name__} was created by passing\n"
+                                  f"non-serializable argument values in `__init__()`,\nand "
+                                  f"therefore the object must override `get_config()` in\norder "
+                                  f"to be serializable. Please implement `get_config()`.\n\n"
+                                  f"Example:\n\n\n{_EXAMPLE}")
     return dict(auto)
 
 
