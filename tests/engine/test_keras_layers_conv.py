@@ -126,7 +126,7 @@ def test_bad_arguments_raise_clear_errors():
         L.MaxPooling3D(data_format="NDHWC")
     with pytest.raises(ValueError, match="filters"):
         L.Conv3DTranspose(0, 2)
-    with pytest.raises(ValueError, match="rank 5"):
+    with pytest.raises(ValueError, match="expected min_ndim=5, found ndim=4"):
         L.Conv3D(1, 2)(np.zeros((1, 4, 4, 1), np.float32))
     with pytest.raises(UnimplementedError, match="kernel_constraint"):
         L.Conv3D(1, 2, kernel_constraint=lambda w: w)

@@ -70,7 +70,7 @@ def test_initial_state_count_is_checked():
 
 
 def test_rank_two_input_is_refused():
-    with pytest.raises(ValueError, match="rank 3"):
+    with pytest.raises(ValueError, match="expected ndim=3, found ndim=2"):
         tf.keras.layers.GRU(2)(tf.zeros((2, 3)))
 
 

@@ -89,8 +89,9 @@ def test_bad_cells_and_stateful_are_refused():
         L.StackedRNNCells([L.Dense(2)])
     with pytest.raises(NotImplementedError, match="stateful"):
         L.RNN(L.GRUCell(2), stateful=True)
-    with pytest.raises(ValueError, match="dropout"):
-        L.LSTMCell(2, dropout=1.5)
+    # Keras clips the dropout rates to [0, 1] (recorded in conformance keras_checks)
+    assert L.LSTMCell(2, dropout=1.5, recurrent_dropout=-1).dropout == 1.0
+    assert L.LSTMCell(2, dropout=1.5, recurrent_dropout=-1).recurrent_dropout == 0.0
 
 
 def test_compute_output_shape_and_functional():

@@ -19,6 +19,7 @@ from ...tensor import convert_to_tensor
 from ...variables import Variable
 from .. import initializers, regularizers, symbolic
 from ..naming import unique_name
+from .input_spec import assert_input_compatibility
 from .layer_config import base_config, dtype_of
 
 # The ``training`` value of the outermost layer call in progress, seen by the layers it calls.
@@ -67,7 +68,12 @@ class Layer(Module):
     ...         return x * self.s
     >>> Scale()(tf.ones((1, 2))).shape
     TensorShape([1, 2])
+
+    ``input_spec`` (an ``InputSpec`` or a list of them, see ``input_spec.py``) says what inputs
+    the layer accepts; every call, eager or symbolic, checks its first argument against it.
     """
+
+    input_spec = None
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -331,7 +337,17 @@ class Layer(Module):
         self.build(shape)
         self.built = True
 
+    def check_input_shapes(self, input_shape):
+        """Checks that need only the input shapes (``None`` for unknown sizes), before the
+        layer builds or computes, on every call, eager or symbolic: what Keras's ``build``
+        checks of shapes (a merge layer's matching shapes). Nothing by default."""
+
     def __call__(self, *args, **kwargs):
+        first = args[0] if args else kwargs.get("inputs")
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, first, self.name)
+        if type(self).check_input_shapes is not Layer.check_input_shapes:
+            self.check_input_shapes(nest.map_structure(_shape_of, first))
         if symbolic.has_symbolic(args, kwargs):
             return symbolic.symbolic_call(self, args, kwargs)
         if not args:

@@ -68,6 +68,41 @@ def no_quantization(layer, quantization_config):
                                   f"implemented")
 
 
+def int_tuple(value, n, name, allow_zero=False):
+    """An int or ``n`` ints -> a tuple of ``n`` ints, each positive (or, ``allow_zero``, not
+    negative): Keras's ``kernel_size=3`` shorthand and its checks, for every layer taking sizes,
+    strides, croppings or paddings."""
+    message = f"The `{name}` argument must be a tuple of {n} integers. Received {name}={value}"
+    if isinstance(value, int):
+        values = (value,) * n
+    else:
+        try:
+            values = tuple(value)
+        except TypeError:
+            raise ValueError(message) from None
+        if len(values) != n:
+            raise ValueError(message)
+        for v in values:
+            try:
+                int(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"{message}including element {v} of type {type(v)}") from None
+    bad = {v for v in values if (v < 0 if allow_zero else v <= 0)}
+    if bad:
+        raise ValueError(f"{message}, including values {bad} that do not satisfy "
+                         f"`value {'>= 0' if allow_zero else '> 0'}`")
+    return tuple(int(v) for v in values)
+
+
+def dropout_rate(rate):
+    """A dropout layer's ``rate``: a number from 0 to 1 (Keras compares it as given, so a
+    string is Python's TypeError)."""
+    if not 0 <= rate <= 1:
+        raise ValueError(f"Invalid value received for argument `rate`. Expected a float value "
+                         f"between 0 and 1. Received: rate={rate}")
+    return float(rate)
+
+
 def positive_int(value, what, layer):
     if int(value) != value or int(value) <= 0:
         raise ValueError(f"Received an invalid value for argument `{what}`, expected a positive "

@@ -6,6 +6,7 @@ Arrays (NumPy arrays, tensors, lists, or lists/dicts of them) are cut into batch
 ``(x, y)``, ``(x, y, sample_weight)`` or ``x`` and iterated again each epoch.
 """
 import math
+import numbers
 
 from ... import nest
 from ...backend import xp
@@ -71,6 +72,34 @@ def _batch(x, y, sample_weight):
     return (x, y) if y is not None else (x,)
 
 
+def batch_size_of(batch_size):
+    """``fit``/``evaluate``/``predict``'s ``batch_size``: None or 0 is 32, as in Keras; a
+    negative or non-integer one is refused (Keras fails inside its slicing, with TensorFlow's
+    "Invalid value in tensor used for shape" or a TypeError about the ``Slice`` op)."""
+    if not batch_size:
+        return 32
+    if not isinstance(batch_size, numbers.Integral):
+        raise TypeError(f"`batch_size` must be an integer. Received: batch_size={batch_size!r} "
+                        f"(of type {type(batch_size).__name__})")
+    if batch_size < 0:
+        raise ValueError(f"`batch_size` must be a positive integer. Received: "
+                         f"batch_size={batch_size}")
+    return int(batch_size)
+
+
+def check_cardinality(x, y, sample_weight):
+    """Every array has the same number of samples, else Keras's ValueError naming them."""
+    parts = [(label, nest.flatten(part)) for label, part in
+             (("x", x), ("y", y), ("sample_weight", sample_weight)) if part is not None]
+    if len({int(a.shape[0]) for _, flat in parts for a in flat}) <= 1:
+        return
+    message = ("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
+               "samples.")
+    for label, flat in parts:
+        message += f"'{label}' sizes: {', '.join(str(int(a.shape[0])) for a in flat)}\n"
+    raise ValueError(message)
+
+
 class ArrayData:
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
                  steps=None, class_weight=None):
@@ -79,16 +108,14 @@ class ArrayData:
             if self.sw is not None:
                 raise ValueError("`sample_weight` and `class_weight` cannot be given together")
             self.sw = class_weight_to_sample_weight(self.y, class_weight)
+        check_cardinality(self.x, self.y, self.sw)
         sizes = {int(a.shape[0]) for a in nest.flatten([self.x, self.y, self.sw])
                  if a is not None}
-        if len(sizes) > 1:
-            raise ValueError(f"Data cardinality is ambiguous: the inputs, targets and sample "
-                             f"weights have different numbers of samples: {sorted(sizes)}. "
-                             f"Make sure all arrays contain the same number of samples.")
         self.n = sizes.pop() if sizes else 0
-        self.batch_size = int(batch_size) if batch_size else 32
+        self.batch_size = batch_size_of(batch_size)
         self.shuffle = shuffle
-        self.steps = steps if steps is not None else max(1, math.ceil(self.n / self.batch_size))
+        # no samples, no steps: Keras's epoch then runs no batch and logs nothing
+        self.steps = steps if steps is not None else math.ceil(self.n / self.batch_size)
 
     def _take(self, structure, index):
         if structure is None:
@@ -105,10 +132,15 @@ class ArrayData:
                                self._take(self.sw, index))
 
     def split(self, fraction):
-        """(training part, validation part): the last ``fraction`` of the samples validate."""
-        if not 0 < fraction < 1:
-            raise ValueError(f"`validation_split` must be between 0 and 1, got {fraction}")
+        """(training part, validation part): the last ``fraction`` of the samples validate.
+        As in Keras, the cut is ``floor(n * (1 - fraction))`` used as a slice index (so a
+        fraction above 1 or below 0 still splits); a cut leaving either part empty is refused."""
         cut = int(math.floor(self.n * (1.0 - fraction)))
+        if cut in (0, self.n):
+            raise ValueError(f"Training data contains {self.n} samples, which is not sufficient "
+                             f"to split it into a validation and training set as specified by "
+                             f"`validation_split={fraction}`. Either provide more data, or a "
+                             f"different value for the `validation_split` argument.")
         head = (lambda s: None if s is None else nest.map_structure(lambda a: a[:cut], s))
         tail = (lambda s: None if s is None else nest.map_structure(lambda a: a[cut:], s))
         return ((head(self.x), head(self.y), head(self.sw)),

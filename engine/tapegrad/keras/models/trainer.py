@@ -24,6 +24,7 @@ from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
 from ..callbacks import CallbackList
 from ..layers.base import sum_losses
+from ..layers.input_spec import InputSpec, assert_input_compatibility, check_input_rank
 from . import data_adapter
 from .compile_utils import CompileLoss, CompileMetrics
 
@@ -138,6 +139,43 @@ class Trainer:
         for m in self.metrics:
             m.reset_state()
 
+    # -- the inputs the model accepts -------------------------------------------------------------
+    @property
+    def input_spec(self):
+        """A functional model's: each ``Input``'s shape, any batch size, a trailing axis of 1
+        squeezable (Keras's ``Functional.input_spec``); None for other models unless set."""
+        if "_input_spec" in self.__dict__:
+            return self.__dict__["_input_spec"]
+        graph = self.__dict__.get("_graph")
+        if graph is None or isinstance(graph.inputs, dict):
+            return None
+        return [InputSpec(shape=(None,) + tuple(t.shape[1:]), allow_last_axis_squeeze=True,
+                          name=t._keras_history[0].name) for t in graph.flat_inputs]
+
+    @input_spec.setter
+    def input_spec(self, value):
+        object.__setattr__(self, "_input_spec", value)
+
+    def _input_tensors(self):
+        """The model's ``Input`` tensors (a functional model's, or a Sequential's first layer),
+        or None when it has none."""
+        graph = self.__dict__.get("_graph")
+        if graph is not None:
+            return None if isinstance(graph.inputs, dict) else graph.flat_inputs
+        first = self.__dict__.get("_input_layer")
+        return [first.output] if first is not None else None
+
+    def _check_inputs(self, x):
+        """Data for ``fit``/``evaluate``/``predict`` against the model's inputs: first the input
+        spec, then the rank of each ``Input`` (which may differ only by a trailing axis of 1)."""
+        refs = self._input_tensors()
+        flat = nest.flatten(x)
+        if not refs or isinstance(x, dict) or len(flat) != len(refs):
+            return
+        assert_input_compatibility(self.input_spec, x, self.name)
+        for t, ref in zip(flat, refs):
+            check_input_rank(t, ref)
+
     # -- steps ----------------------------------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus the losses the layers added (``self.losses``)."""
@@ -174,6 +212,7 @@ class Trainer:
 
     def train_step(self, data):
         x, y, sample_weight = data_adapter.unpack(data)
+        self._check_inputs(x)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
@@ -188,6 +227,7 @@ class Trainer:
 
     def test_step(self, data):
         x, y, sample_weight = data_adapter.unpack(data)
+        self._check_inputs(x)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                  training=False)
@@ -196,6 +236,7 @@ class Trainer:
 
     def predict_step(self, data):
         x, _, _ = data_adapter.unpack(data)
+        self._check_inputs(x)
         return self(x, training=False)
 
     # -- loops ----------------------------------------------------------------------------------
@@ -250,13 +291,7 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            logs = {}
-            for step, batch in data.batches():
-                callbacks.on_train_batch_begin(step)
-                logs = pythonify_logs(self.train_step(batch))
-                callbacks.on_train_batch_end(step, logs)
-                if self.stop_training:
-                    break
+            logs = self._train_epoch(data, callbacks)
             epoch_logs = self._epoch_logs(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self._evaluate_data(val, callbacks)
@@ -265,7 +300,25 @@ class Trainer:
             if self.stop_training:
                 break
         callbacks.on_train_end(epoch_logs)
+        self.history = callbacks.history  # also when no epoch ran (epochs <= initial_epoch)
         return self.history
+
+    def _train_epoch(self, data, callbacks):
+        """One epoch's training steps; the last step's logs ({} when the data gave no batch,
+        which Keras warns about)."""
+        logs = None
+        for step, batch in data.batches():
+            callbacks.on_train_batch_begin(step)
+            logs = pythonify_logs(self.train_step(batch))
+            callbacks.on_train_batch_end(step, logs)
+            if self.stop_training:
+                break
+        if logs is None:
+            warnings.warn("Your input ran out of data; interrupting training. Make sure that "
+                          "your dataset or generator can generate at least `steps_per_epoch * "
+                          "epochs` batches. You may need to use the `.repeat()` function when "
+                          "building your dataset.", UserWarning, stacklevel=3)
+        return logs or {}
 
     def _evaluate_data(self, data, callbacks):
         self.reset_metrics()
@@ -306,6 +359,8 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for ``x``, batch by batch, joined as NumPy arrays."""
         data = data_adapter.adapt(x, None, None, batch_size, False, steps)
+        if isinstance(data, data_adapter.ArrayData) and data.n == 0 and steps is None:
+            data.steps = 1  # one empty batch: an empty result of the right shape
         n = data.steps if isinstance(data, data_adapter.ArrayData) else data.known
         verbose = 1 if verbose == "auto" else verbose
         callbacks = CallbackList(callbacks, add_progbar=verbose != 0, model=self,

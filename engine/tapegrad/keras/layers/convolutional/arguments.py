@@ -5,17 +5,6 @@ from ....errors import UnimplementedError
 from ....ops import transpose
 
 
-def ntuple(value, n, what):
-    """An int or ``n`` ints -> a tuple of ``n`` ints (Keras's ``kernel_size=3`` shorthand)."""
-    if isinstance(value, int):
-        return (value,) * n
-    v = tuple(int(a) for a in value)
-    if len(v) != n:
-        raise ValueError(f"The `{what}` argument must be a tuple of {n} integers. Received "
-                         f"{what}={value!r}")
-    return v
-
-
 def padding_of(value, layer, allowed=("valid", "same")):
     """The padding in lower case; anything not in ``allowed`` is a ValueError."""
     p = str(value).lower()

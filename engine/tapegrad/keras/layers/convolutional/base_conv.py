@@ -6,9 +6,10 @@ from ....ops import add, cast
 from ... import activations
 from ...naming import unique_name
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..input_spec import InputSpec
+from ..layer_config import config_of, int_tuple
 from .arguments import (conv_out_len, data_format_of, from_channels_last, no_constraints,
-                        ntuple, padding_of, spatial_of, strictly_positive, strides_and_dilation,
+                        padding_of, spatial_of, strictly_positive, strides_and_dilation,
                         with_format)
 
 _SPATIAL_NAMES = {1: "steps", 2: "height, width", 3: "depth, height, width"}
@@ -28,9 +29,9 @@ class BaseConv(Layer):
         super().__init__(name=name if name is not None else unique_name(self._keras_name),
                          activity_regularizer=activity_regularizer, **kwargs)
         layer, n = type(self).__name__, self._rank
-        self.kernel_size = ntuple(kernel_size, n, "kernel_size")
-        self.strides = ntuple(strides, n, "strides")
-        self.dilation_rate = ntuple(dilation_rate, n, "dilation_rate")
+        self.kernel_size = int_tuple(kernel_size, n, "kernel_size")
+        self.strides = int_tuple(strides, n, "strides")
+        self.dilation_rate = int_tuple(dilation_rate, n, "dilation_rate")
         strides_and_dilation(self.strides, self.dilation_rate)
         self.padding = padding_of(padding, layer, self._paddings)
         self.data_format = data_format_of(data_format, layer)
@@ -40,12 +41,32 @@ class BaseConv(Layer):
         self.bias_initializer, self.bias_regularizer = bias_initializer, bias_regularizer
         self.bias_constraint = bias_constraint
         no_constraints(layer, bias_constraint=bias_constraint)
+        self.input_spec = InputSpec(min_ndim=n + 2)
 
-    def _check_rank(self, input_shape):
+    def _check_input(self, input_shape):
+        """At build: the rank (above ``min_ndim``, which every call checks), then the channels
+        the weights fix, which later calls must keep (Keras's input spec)."""
         if len(input_shape) != self._rank + 2:
             raise ValueError(f"{type(self).__name__} expects inputs of rank {self._rank + 2} "
                              f"(batch, {_SPATIAL_NAMES[self._rank]}, channels), got shape "
                              f"{tuple(input_shape)}")
+        axis = 1 if self.data_format == "channels_first" else -1
+        self.input_spec = InputSpec(min_ndim=self._rank + 2,
+                                    axes={axis: self._channels(input_shape)})
+
+    def _check_output_size(self, input_shape, kernel_shape):
+        """A 'valid' convolution whose kernel does not fit the input: Keras's ValueError."""
+        if self.padding != "valid":
+            return
+        sizes = [conv_out_len(s, k, st, d, "valid") for s, k, st, d in
+                 zip(spatial_of(input_shape, self.data_format), self.kernel_size, self.strides,
+                     self.dilation_rate)]
+        if any(n is not None and n <= 0 for n in sizes):
+            dilation = "[" + " ".join(str(d) for d in self.dilation_rate) + "]"
+            raise ValueError(f"Computed output size would be zero or negative. Received "
+                             f"`inputs shape={tuple(input_shape)}`, `kernel shape="
+                             f"{tuple(kernel_shape)}`, `dilation_rate={dilation}`, `strides="
+                             f"{self.strides}`, `padding={self.padding}`.")
 
     def _channels(self, input_shape):
         c = input_shape[1] if self.data_format == "channels_first" else input_shape[-1]
@@ -117,7 +138,7 @@ class KernelConv(BaseConv):
         self.kernel_initializer, self.kernel_regularizer = kernel_initializer, kernel_regularizer
 
     def _build_kernel(self, input_shape, last_two):
-        self._check_rank(input_shape)
+        self._check_input(input_shape)
         self.kernel = self.add_weight(shape=self.kernel_size + last_two,
                                       initializer=self.kernel_initializer, name="kernel",
                                       regularizer=self.kernel_regularizer)

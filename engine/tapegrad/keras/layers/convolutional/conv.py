@@ -22,7 +22,10 @@ class Conv(KernelConv):
         self.groups = 1
 
     def build(self, input_shape):
-        self._build_kernel(input_shape, (self._channels(input_shape), self.filters))
+        last_two = (self._channels(input_shape), self.filters)
+        self._check_input(input_shape)
+        self._check_output_size(input_shape, self.kernel_size + last_two)
+        self._build_kernel(input_shape, last_two)
 
     def call(self, inputs):
         x = self._input(inputs, self.kernel.dtype)

@@ -3,7 +3,8 @@ the gradient of a convolution with respect to its input, upsampling by ``strides
 ``(*kernel_size, filters, in_channels)``."""
 from ....errors import InvalidArgumentError
 from ....ops import conv_transpose
-from .arguments import ntuple, spatial_of, transpose_out_len, with_format
+from ..layer_config import int_tuple
+from .arguments import spatial_of, transpose_out_len, with_format
 from .base_conv import KernelConv
 from .conv import _CHANNELS_LAST
 
@@ -16,7 +17,7 @@ class ConvTranspose(KernelConv):
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          activation, use_bias, **kwargs)
         self.output_padding = None if output_padding is None else \
-            ntuple(output_padding, self._rank, "output_padding")
+            int_tuple(output_padding, self._rank, "output_padding", allow_zero=True)
         if self.output_padding is not None:
             for axis, (p, s) in enumerate(zip(self.output_padding, self.strides)):
                 if p >= s:

@@ -40,7 +40,7 @@ class DepthwiseConv(BaseConv):
         self.depthwise_regularizer = depthwise_regularizer
 
     def build(self, input_shape):
-        self._check_rank(input_shape)
+        self._check_input(input_shape)
         c = self._channels(input_shape)
         self.kernel = self.add_weight(shape=self.kernel_size + (c, self.depth_multiplier),
                                       initializer=self.depthwise_initializer, name="kernel",

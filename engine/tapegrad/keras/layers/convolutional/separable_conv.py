@@ -28,7 +28,7 @@ class SeparableConv(BaseConv):
         self.pointwise_regularizer = pointwise_regularizer
 
     def build(self, input_shape):
-        self._check_rank(input_shape)
+        self._check_input(input_shape)
         c = self._channels(input_shape)
         self.depthwise_kernel = self.add_weight(
             shape=self.kernel_size + (c, self.depth_multiplier),

@@ -2,6 +2,7 @@
 from ....ops import add, cast, matmul, reshape
 from ... import activations
 from ..base import Layer, to_tensor
+from ..input_spec import InputSpec
 from ..layer_config import config_of, no_quantization
 
 
@@ -16,10 +17,11 @@ class Dense(Layer):
         no_quantization(self, quantization_config)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
-        if int(units) <= 0:
+        if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units}")
         self.units = int(units)
+        self.input_spec = InputSpec(min_ndim=2)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = kernel_initializer
@@ -32,6 +34,7 @@ class Dense(Layer):
         self.bias = self.add_weight(shape=(self.units,), initializer=self.bias_initializer,
                                     name="bias", regularizer=self.bias_regularizer) \
             if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
         self.built = True
 
     def call(self, inputs):

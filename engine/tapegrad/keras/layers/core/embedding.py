@@ -1,9 +1,16 @@
 """``Embedding``: integer ids to dense vectors, a row of ``embeddings`` per id."""
-from ....ops import cast, gather, not_equal
+from ....ops import add, cast, gather, less, not_equal, where
 from .... import dtypes
 from ..base import Layer, to_tensor
-from ..layer_config import config_of, no_quantization, positive_int
+from ..layer_config import config_of, no_quantization
 from .masking import attach_mask
+
+
+def _dimension(value, name):
+    if not isinstance(value, int) or value <= 0:
+        raise ValueError(f"`{name}` must be a positive integer. Received: {name}={value} (of "
+                         f"type {type(value).__name__}).")
+    return value
 
 
 class Embedding(Layer):
@@ -22,8 +29,8 @@ class Embedding(Layer):
         super().__init__(name=name, **kwargs)
         no_quantization(self, quantization_config)
         self.embeddings_constraint = embeddings_constraint
-        self.input_dim = positive_int(input_dim, "input_dim", "Embedding")
-        self.output_dim = positive_int(output_dim, "output_dim", "Embedding")
+        self.input_dim = _dimension(input_dim, "input_dim")
+        self.output_dim = _dimension(output_dim, "output_dim")
         self.embeddings_initializer = embeddings_initializer
         self.embeddings_regularizer = embeddings_regularizer
         self.mask_zero = bool(mask_zero)
@@ -44,7 +51,9 @@ class Embedding(Layer):
         ids = to_tensor(inputs)
         if ids.dtype not in (dtypes.int32, dtypes.int64):
             ids = cast(ids, dtypes.int32)
-        out = gather(self.embeddings, ids)
+        # Keras takes rows as ``take`` does: -1 is the last row, and so on
+        rows = where(less(ids, 0), add(ids, self.input_dim), ids)
+        out = gather(self.embeddings, rows)
         return attach_mask(out, not_equal(ids, 0)) if self.mask_zero else out
 
     def compute_mask(self, inputs, mask=None):

@@ -2,6 +2,7 @@
 from ...naming import unique_name
 from ...symbolic import KerasTensor, Node
 from ..base import Layer
+from ..input_spec import standardize_shape
 
 
 class InputLayer(Layer):
@@ -14,10 +15,10 @@ class InputLayer(Layer):
         if batch_shape is None:
             if shape is None:
                 raise ValueError("You must pass a `shape` argument.")
-            if isinstance(shape, int):
-                shape = (shape,)
-            batch_shape = (batch_size,) + tuple(shape)
-        self.batch_shape = tuple(batch_shape)
+            batch_shape = (batch_size,) + standardize_shape(shape)
+        else:
+            batch_shape = standardize_shape(batch_shape)
+        self.batch_shape = batch_shape
         self.built = True
         self.output = KerasTensor(self.batch_shape, self.dtype_policy, name=name)
         node = Node(self, (), {}, self.output)

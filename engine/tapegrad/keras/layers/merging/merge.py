@@ -9,8 +9,47 @@ from ..base import Layer, to_tensor
 from ..layer_config import config_of
 
 
+def _broadcast_shape(a, b):
+    """The shape elementwise arithmetic on per-example shapes ``a`` and ``b`` gives (``None``
+    for unknown sizes), or Keras's ValueError."""
+    if len(a) < len(b):
+        return _broadcast_shape(b, a)
+    if not b:
+        return a
+    out = list(a[:len(a) - len(b)])
+    for i, j in zip(a[len(a) - len(b):], b):
+        if i is None or j is None:
+            out.append(None)
+        elif i == 1 or j == 1:
+            out.append(j if i == 1 else i)
+        elif i != j:
+            raise ValueError(f"Inputs have incompatible shapes. Received shapes {a} and {b}")
+        else:
+            out.append(i)
+    return tuple(out)
+
+
+def _shape_list(input_shape):
+    """The inputs' shapes as a list, or None when the layer was not given a list of tensors."""
+    if isinstance(input_shape, (list, tuple)) and input_shape and \
+            all(isinstance(s, tuple) for s in input_shape):
+        return list(input_shape)
+    return None
+
+
 class _Merge(Layer):
     _min_inputs = 1
+
+    def check_input_shapes(self, input_shape):
+        """The inputs' batch sizes agree and their other axes broadcast together."""
+        input_shape = _shape_list(input_shape)
+        if not input_shape:
+            return
+        batches = {s[0] for s in input_shape if s} - {None}
+        if len(batches) > 1:
+            raise ValueError(f"Cannot merge tensors with different batch sizes. Received "
+                             f"tensors with shapes {input_shape}")
+        functools.reduce(_broadcast_shape, [tuple(s[1:]) for s in input_shape])
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)):
@@ -73,6 +112,21 @@ class Concatenate(_Merge):
         super().__init__(name=name, **kwargs)
         self.axis = int(axis)
 
+    def check_input_shapes(self, input_shape):
+        """Every axis but ``axis`` (the batch's too) agrees, unknown sizes aside."""
+        input_shape = _shape_list(input_shape)
+        if not input_shape:
+            return
+        message = (f"A `Concatenate` layer requires inputs with matching shapes except for the "
+                   f"concatenation axis. Received: input_shape={input_shape}")
+        if len({len(s) for s in input_shape}) != 1:
+            raise ValueError(message)
+        rank = len(input_shape[0])
+        for axis in range(rank):
+            if rank and axis != self.axis % rank and \
+                    len({s[axis] for s in input_shape} - {None}) > 1:
+                raise ValueError(message)
+
     def _merge(self, xs):
         return concat(xs, axis=self.axis)
 
@@ -87,6 +141,9 @@ class Dot(_Merge):
     def __init__(self, axes, normalize=False, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self.axes, self.normalize = axes, bool(normalize)
+
+    def check_input_shapes(self, input_shape):
+        """Dot's inputs need not broadcast (its own checks are in ``_merge``)."""
 
     def _merge(self, xs):
         if len(xs) != 2:

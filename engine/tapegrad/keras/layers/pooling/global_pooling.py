@@ -5,6 +5,7 @@ from ....ops import cast, divide, expand_dims, multiply, reduce_max, reduce_mean
 from ..base import Layer, to_tensor
 from ..convolutional.arguments import data_format_of
 from ..core.masking import mask_of
+from ..input_spec import InputSpec
 from ..layer_config import config_of
 
 
@@ -17,12 +18,10 @@ class GlobalPooling(Layer):
         super().__init__(name=name, **kwargs)
         self.data_format = data_format_of(data_format, type(self).__name__)
         self.keepdims = bool(keepdims)
+        self.input_spec = InputSpec(ndim=self._rank + 2)
 
     def call(self, inputs, mask=None):
         x = to_tensor(inputs)
-        if x._value.ndim != self._rank + 2:
-            raise ValueError(f"{type(self).__name__} expects inputs of rank {self._rank + 2}, "
-                             f"got shape {tuple(x.shape)}")
         first = self.data_format == "channels_first"
         if mask is None and self._rank == 1 and not first:
             mask = mask_of(inputs)

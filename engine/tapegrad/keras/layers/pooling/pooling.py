@@ -6,9 +6,10 @@ from .... import nn
 from ....ops import avg_pool2d, avg_pool3d, max_pool2d, max_pool3d
 from ...naming import unique_name
 from ..base import Layer, to_tensor
-from ..convolutional.arguments import (conv_out_len, data_format_of, from_channels_last, ntuple,
+from ..convolutional.arguments import (conv_out_len, data_format_of, from_channels_last,
                                        padding_of, spatial_of, to_channels_last, with_format)
-from ..layer_config import config_of
+from ..input_spec import InputSpec
+from ..layer_config import config_of, int_tuple
 
 _MAX = {1: nn.max_pool1d, 2: max_pool2d, 3: max_pool3d}
 _AVERAGE = {1: nn.avg_pool1d, 2: avg_pool2d, 3: avg_pool3d}
@@ -25,16 +26,14 @@ class Pooling(Layer):
         super().__init__(name=name if name is not None else unique_name(self._keras_name),
                          **kwargs)
         layer, n = type(self).__name__, self._rank
-        self.pool_size = ntuple(pool_size, n, "pool_size")
-        self.strides = self.pool_size if strides is None else ntuple(strides, n, "strides")
+        self.pool_size = int_tuple(pool_size, n, "pool_size")
+        self.strides = self.pool_size if strides is None else int_tuple(strides, n, "strides")
         self.padding = padding_of(padding, layer)
         self.data_format = data_format_of(data_format, layer)
+        self.input_spec = InputSpec(ndim=n + 2)
 
     def call(self, inputs):
         x = to_tensor(inputs)
-        if x._value.ndim != self._rank + 2:
-            raise ValueError(f"{type(self).__name__} expects inputs of rank {self._rank + 2}, "
-                             f"got shape {tuple(x.shape)}")
         k, s = self.pool_size, self.strides
         if self._rank == 3:
             k, s = (1,) + k + (1,), (1,) + s + (1,)

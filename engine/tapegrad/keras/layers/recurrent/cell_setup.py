@@ -8,14 +8,23 @@ from ....ops import add, concat, dropout as _dropout, matmul, multiply, ones_lik
 from ....ops import subtract, unstack
 from ... import activations, initializers
 from ..base import Layer
-from ..layer_config import describe, positive_int
+from ..layer_config import describe
 
 
-def _check_rate(rate, name, owner):
-    rate = float(rate)
-    if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"{owner}: `{name}` must be between 0 and 1, got {rate}")
-    return rate
+def _units(units):
+    """A cell's ``units``: Keras compares it with 0, then needs an int as the state size."""
+    if units <= 0:
+        raise ValueError(f"Received an invalid value for argument `units`, expected a positive "
+                         f"integer, got {units}.")
+    if not isinstance(units, int):
+        raise ValueError("state_size must be an integer, or a list/tuple of integers (one for "
+                         "each state tensor).")
+    return int(units)
+
+
+def _rate(rate):
+    """A cell's ``dropout`` or ``recurrent_dropout``, clipped to [0, 1] as Keras does."""
+    return min(1.0, max(0.0, float(rate)))
 
 
 class _UnitForgetBias(initializers.Initializer):
@@ -43,8 +52,7 @@ class CellSetup(Layer):
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, seed=None,
                  name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        owner = type(self).__name__
-        self.units = positive_int(units, "units", owner)
+        self.units = _units(units)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
         self.kernel_initializer = kernel_initializer
@@ -55,8 +63,8 @@ class CellSetup(Layer):
         self.bias_regularizer = bias_regularizer
         self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
         self.bias_constraint = bias_constraint
-        self.dropout = _check_rate(dropout, "dropout", owner)
-        self.recurrent_dropout = _check_rate(recurrent_dropout, "recurrent_dropout", owner)
+        self.dropout = _rate(dropout)
+        self.recurrent_dropout = _rate(recurrent_dropout)
         self.seed = seed
 
     def _bias_shape(self):

@@ -9,6 +9,7 @@ step on the tape, so gradients flow through every step.
 from ....ops import add, cast, concat, multiply, reverse, zeros as _zeros
 from ..base import Layer, to_tensor
 from ..core.masking import attach_mask, mask_of
+from ..input_spec import InputSpec
 from ..layer_config import config_of, layer_description, with_layers
 from .cell_setup import CellSetup, GRUStep, LSTMStep, SimpleRNNStep
 from .time_loop import result_of, run, steps_of
@@ -26,11 +27,9 @@ class RecurrentLayer(CellSetup):
         self.zero_output_for_mask = bool(zero_output_for_mask)
         if stateful:
             raise NotImplementedError(f"{type(self).__name__}: stateful=True is not implemented")
+        self.input_spec = InputSpec(ndim=3)
 
     def build(self, input_shape):
-        if len(input_shape) != 3:
-            raise ValueError(f"{type(self).__name__} expects inputs of rank 3 (batch, timesteps, "
-                             f"features), got shape {tuple(input_shape)}")
         self._build_weights(input_shape[-1])
 
     def _initial_states(self, initial_state, x):

@@ -2,13 +2,19 @@
 masked step keeping the states and repeating the previous output (zeros with
 ``zero_output_for_mask``), then the sequence or the last output, and the states."""
 from .... import nest
+from ....errors import InvalidArgumentError
 from ....ops import cast, expand_dims, stack, unstack, where, zeros_like
 from ..base import to_tensor
 from ..core.masking import attach_mask
 
 
 def steps_of(x, mask, go_backwards):
-    """The time steps of ``x`` (batch, time, ...) and each step's mask (None unmasked)."""
+    """The time steps of ``x`` (batch, time, ...) and each step's mask (None unmasked); a
+    sequence of no steps is TensorFlow's InvalidArgumentError (Keras slices its first step)."""
+    if int(x.shape[1]) == 0:
+        raise InvalidArgumentError(f"slice index 0 of dimension 1 out of bounds: the sequences "
+                                   f"(shape {tuple(x.shape)}, dtype {x.dtype.name}) have no "
+                                   f"time steps [Op:StridedSlice]")
     steps = unstack(x, axis=1)
     keeps = [None] * len(steps) if mask is None else \
         unstack(expand_dims(cast(to_tensor(mask), "bool"), -1), axis=1)

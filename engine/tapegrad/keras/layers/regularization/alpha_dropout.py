@@ -2,7 +2,7 @@
 from ....ops import add, cast, greater_equal, multiply, shape as _shape, subtract
 from .... import random as tf_random
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, dropout_rate
 
 # SELU's constants; a dropped unit is set to SELU's negative saturation value -alpha * scale
 _ALPHA, _SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -20,10 +20,7 @@ class AlphaDropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        if not 0 <= float(rate) <= 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value "
-                             f"between 0 and 1. Received: rate={rate}")
-        self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
+        self.rate, self.noise_shape, self.seed = dropout_rate(rate), noise_shape, seed
 
     @classmethod
     def from_config(cls, config):

@@ -1,7 +1,7 @@
 """``Dropout``."""
-from ....ops import dropout
+from ....ops import dropout, zeros_like
 from ..base import Layer, to_tensor
-from ..layer_config import config_of
+from ..layer_config import config_of, dropout_rate
 
 
 class Dropout(Layer):
@@ -10,15 +10,14 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        if not 0 <= float(rate) < 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value "
-                             f"between 0 and 1. Received: rate={rate}")
-        self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
+        self.rate, self.noise_shape, self.seed = dropout_rate(rate), noise_shape, seed
 
     def call(self, inputs, training=None):
         x = to_tensor(inputs)
         if not training or self.rate == 0:
             return x
+        if self.rate == 1:  # everything dropped
+            return zeros_like(x)
         return dropout(x, self.rate, noise_shape=self.noise_shape, seed=self.seed)
 
     def get_config(self):

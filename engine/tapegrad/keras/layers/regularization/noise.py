@@ -2,11 +2,12 @@
 ``GaussianNoise``, ``GaussianDropout``. (``Dropout`` itself lives in ``core``.)"""
 import math
 
-from ....ops import add, dropout, multiply, shape as _shape
+from ....ops import add, dropout, multiply, shape as _shape, zeros_like
 from .... import random as tf_random
 from ..base import Layer, to_tensor
+from ..input_spec import InputSpec
 from .dropout import Dropout
-from ..layer_config import config_of
+from ..layer_config import config_of, dropout_rate
 
 
 class SpatialDropout1D(Dropout):
@@ -18,13 +19,16 @@ class SpatialDropout1D(Dropout):
     """
     _rank = 3
 
+    def __init__(self, rate, seed=None, name=None, **kwargs):
+        super().__init__(rate, seed=seed, name=name, **kwargs)
+        self.input_spec = InputSpec(ndim=self._rank)
+
     def call(self, inputs, training=None):
         x = to_tensor(inputs)
-        if x._value.ndim != self._rank:
-            raise ValueError(f"{type(self).__name__} expects inputs of rank {self._rank}, got "
-                             f"shape {tuple(x.shape)}")
         if not training or self.rate == 0:
             return x
+        if self.rate == 1:  # every channel dropped
+            return zeros_like(x)
         s = tuple(x._value.shape)
         noise = (s[0],) + (1,) * (self._rank - 2) + (s[-1],)
         return dropout(x, self.rate, noise_shape=noise, seed=self.seed)
@@ -69,10 +73,7 @@ class GaussianDropout(Layer):
 
     def __init__(self, rate, seed=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        if not 0 <= float(rate) <= 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
-                             f"value between 0 and 1. Received: rate={rate}")
-        self.rate, self.seed = float(rate), seed
+        self.rate, self.seed = dropout_rate(rate), seed
 
     def call(self, inputs, training=None):
         x = to_tensor(inputs)

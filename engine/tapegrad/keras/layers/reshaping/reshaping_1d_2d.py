@@ -1,31 +1,39 @@
 """Layers that move values without computing: ``Reshape``, ``Permute``, ``RepeatVector``."""
+import math
+
 from ....ops import expand_dims, pad, reshape, tile, transpose
 from ..base import Layer, to_tensor
-from ..layer_config import config_of, positive_int
+from ..input_spec import InputSpec
+from ..layer_config import config_of, int_tuple
 
 
-def _resolve(target, shape, layer):
-    """``target`` with its one -1 filled in from ``shape``'s element count."""
-    known, unknown = 1, [i for i, d in enumerate(target) if d == -1]
-    if len(unknown) > 1:
-        raise ValueError(f"{layer}: there can only be one unknown dimension in `target_shape`, "
-                         f"got {target}")
+def _check_target(target):
+    """Keras's check of ``target_shape``: each entry a size or -1, and at most one -1."""
     for d in target:
-        if d != -1:
-            known *= d
-    total = 1
-    for d in shape:
-        total *= d
-    out = list(target)
-    if unknown:
-        if known == 0 or total % known:
-            raise ValueError(f"{layer}: total size of new array must be unchanged, input_shape "
-                             f"= {tuple(shape)}, output_shape = {tuple(target)}")
-        out[unknown[0]] = total // known
-    elif known != total:
-        raise ValueError(f"{layer}: total size of new array must be unchanged, input_shape = "
-                         f"{tuple(shape)}, output_shape = {tuple(target)}")
-    return tuple(out)
+        if d < -1:
+            raise ValueError(f"Each dimension in `target_shape` must be a non-negative integer, "
+                             f"or `-1` for a single unknown dimension. Received: "
+                             f"target_shape={target}.")
+    if target.count(-1) > 1:
+        raise ValueError(f"There must be at most one unknown dimension (-1) in `target_shape`. "
+                         f"Received: target_shape={target}.")
+
+
+def _resolve(target, shape):
+    """``target`` with its one -1 filled in from ``shape``'s element count."""
+    shape = tuple(shape)
+    total = math.prod(shape)
+    if -1 not in target:
+        if total != math.prod(target):
+            raise ValueError(f"The total size of the tensor must be unchanged. Received: "
+                             f"input_shape={shape}, target_shape={target}")
+        return target
+    known = math.prod(d for d in target if d != -1)
+    if known == 0 or total % known:
+        raise ValueError(f"The total size of the tensor must be unchanged, however, the input "
+                         f"size cannot by divided by the specified dimensions in target_shape. "
+                         f"Received: input_shape={shape}, target_shape={target}")
+    return tuple(total // known if d == -1 else d for d in target)
 
 
 class Reshape(Layer):
@@ -39,17 +47,18 @@ class Reshape(Layer):
     def __init__(self, target_shape, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self.target_shape = tuple(int(d) for d in target_shape)
+        _check_target(self.target_shape)
 
     def call(self, inputs):
         x = to_tensor(inputs)
         s = tuple(x._value.shape)
-        return reshape(x, (s[0],) + _resolve(self.target_shape, s[1:], "Reshape"))
+        return reshape(x, (s[0],) + _resolve(self.target_shape, s[1:]))
 
     def compute_output_shape(self, input_shape):
         rest = tuple(input_shape[1:])
         if any(d is None for d in rest):
             return (input_shape[0],) + tuple(None if d == -1 else d for d in self.target_shape)
-        return (input_shape[0],) + _resolve(self.target_shape, rest, "Reshape")
+        return (input_shape[0],) + _resolve(self.target_shape, rest)
 
     def get_config(self):
         return config_of(self, target_shape=self.target_shape)
@@ -61,6 +70,7 @@ class Permute(Layer):
     def __init__(self, dims, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self.dims = tuple(int(d) for d in dims)
+        self.input_spec = InputSpec(ndim=len(self.dims) + 1)
         if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
             raise ValueError(f"Invalid permutation argument `dims` for Permute Layer. The set of "
                              f"indices in `dims` must be consecutive and start from 1. "
@@ -78,15 +88,18 @@ class Permute(Layer):
 
 class RepeatVector(Layer):
     """(batch, features) -> (batch, n, features)."""
+    input_spec = InputSpec(ndim=2)
 
     def __init__(self, n, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.n = positive_int(n, "n", "RepeatVector") if n != 0 else 0
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TypeError(f"Expected an integer value for `n`, got {type(n)}.")
+        if n <= 0:
+            raise ValueError(f"Argument `n` should be a positive integer. Received: n={n}")
+        self.n = n
 
     def call(self, inputs):
         x = to_tensor(inputs)
-        if x._value.ndim != 2:
-            raise ValueError(f"RepeatVector expects inputs of rank 2, got shape {tuple(x.shape)}")
         return tile(expand_dims(x, 1), (1, self.n, 1))
 
     def compute_output_shape(self, input_shape):
@@ -108,11 +121,11 @@ def _per_axis(value, n, what):
 
 class ZeroPadding1D(Layer):
     """Pads the steps axis with zeros: ``padding`` = n or (before, after)."""
+    input_spec = InputSpec(ndim=3)
 
     def __init__(self, padding=1, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.padding = _per_axis([padding] if isinstance(padding, int) else [padding], 1,
-                                 "padding")
+        self.padding = [int_tuple(padding, 2, "padding", allow_zero=True)]
 
     def call(self, inputs):
         return pad(to_tensor(inputs), [[0, 0], list(self.padding[0]), [0, 0]])
@@ -128,6 +141,7 @@ class ZeroPadding2D(Layer):
     >>> tf.keras.layers.ZeroPadding2D(1)(tf.ones((1, 2, 2, 1))).shape
     TensorShape([1, 4, 4, 1])
     """
+    input_spec = InputSpec(ndim=4)
 
     def __init__(self, padding=(1, 1), data_format=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
@@ -143,10 +157,11 @@ class ZeroPadding2D(Layer):
 
 class Cropping1D(Layer):
     """Removes (before, after) steps."""
+    input_spec = InputSpec(ndim=3)
 
     def __init__(self, cropping=(1, 1), name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.cropping = _per_axis([cropping], 1, "cropping")[0]
+        self.cropping = int_tuple(cropping, 2, "cropping", allow_zero=True)
 
     def call(self, inputs):
         x = to_tensor(inputs)
@@ -159,6 +174,7 @@ class Cropping1D(Layer):
 
 class Cropping2D(Layer):
     """Removes rows and columns: n, (h, w) or ((top, bottom), (left, right))."""
+    input_spec = InputSpec(ndim=4)
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
@@ -188,10 +204,14 @@ def _repeat_axis(x, axis, times):
 
 class UpSampling1D(Layer):
     """Repeats each step ``size`` times."""
+    input_spec = InputSpec(ndim=3)
 
     def __init__(self, size=2, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self.size = int(size)
+        if self.size <= 0:
+            raise ValueError(f"Argument `size` should be a positive integer. Received: "
+                             f"size={size}")
 
     def call(self, inputs):
         return _repeat_axis(to_tensor(inputs), 1, self.size)
@@ -207,13 +227,14 @@ class UpSampling2D(Layer):
     >>> tf.keras.layers.UpSampling2D()(tf.ones((1, 2, 3, 1))).shape
     TensorShape([1, 4, 6, 1])
     """
+    input_spec = InputSpec(ndim=4)
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", name=None,
                  **kwargs):
         super().__init__(name=name, **kwargs)
         if interpolation != "nearest":
             raise NotImplementedError("UpSampling2D: only interpolation='nearest' is implemented")
-        self.size = (size, size) if isinstance(size, int) else tuple(int(s) for s in size)
+        self.size = int_tuple(size, 2, "size")
         self.interpolation = interpolation
 
     def call(self, inputs):

@@ -2,12 +2,15 @@
 ``Cropping3D`` (channels last or first)."""
 from ....ops import pad
 from ..base import Layer, to_tensor
-from ..convolutional.arguments import data_format_of, ntuple
-from ..layer_config import config_of
+from ..convolutional.arguments import data_format_of
+from ..input_spec import InputSpec
+from ..layer_config import config_of, int_tuple
 from .reshaping_1d_2d import _per_axis, _repeat_axis
 
 
 class _Volume(Layer):
+    input_spec = InputSpec(ndim=5)
+
     def __init__(self, data_format=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         self.data_format = data_format_of(data_format, type(self).__name__)
@@ -17,11 +20,7 @@ class _Volume(Layer):
         return cls(**config)
 
     def _input(self, inputs):
-        x = to_tensor(inputs)
-        if x._value.ndim != 5:
-            raise ValueError(f"{type(self).__name__} expects inputs of rank 5, got shape "
-                             f"{tuple(x.shape)}")
-        return x
+        return to_tensor(inputs)
 
     def _first_spatial_axis(self):
         return 2 if self.data_format == "channels_first" else 1
@@ -37,7 +36,7 @@ class UpSampling3D(_Volume):
 
     def __init__(self, size=(2, 2, 2), data_format=None, name=None, **kwargs):
         super().__init__(data_format, name, **kwargs)
-        self.size = ntuple(size, 3, "size")
+        self.size = int_tuple(size, 3, "size")
 
     def call(self, inputs):
         x, a = self._input(inputs), self._first_spatial_axis()
