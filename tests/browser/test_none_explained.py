@@ -5,11 +5,14 @@ number, which highlights the editor line), and the same sentence under the graph
 from __future__ import annotations
 
 import json
+import logging
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import load_runtime  # noqa: E402
+from tapegrad.graph.explain import none_sentence
 
 ROOT = Path(__file__).resolve().parents[2]
 NONE_EXAMPLE = (ROOT / "web" / "examples" / "10_causes_of_none.py").read_text()
@@ -137,5 +140,103 @@ def test_notebook_widget_renders_the_same_sentence(browser, native):
         for k, sentence in enumerate(expected):
             assert why.nth(k).inner_text().startswith(sentence)
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+# -- every cause, in all three places (issue 28, item 5) -----------------------------------------
+# The table: tests/conformance/cases/none_causes.py (TensorFlow's None recorded for each program).
+
+sys.path.insert(0, str(ROOT / "tests" / "conformance"))
+import cases  # noqa: E402
+
+CAUSES = cases.load("none_causes").CAUSES
+
+
+def cause_program(name, module):
+    """The cause's program as the user writes it, printing ``tape.explain`` at its end."""
+    _, target, source, body = CAUSES[name]
+    return f"import {module} as tf\n{body}print(tape.explain({target}, {source}))\n"
+
+
+def native_cause(name):
+    """``tape.explain``'s reason, run natively, and the notebook widget's graph document."""
+    from tapegrad import widget
+    from tapegrad.widget import magic
+    _, target, source, _ = CAUSES[name]
+    namespace = {"__name__": "__main__"}
+    code = compile(cause_program(name, "tapegrad").replace("print(tape.explain", "why = (tape.explain"),
+                   "main.py", "exec")
+    logging.getLogger("tapegrad").disabled = True     # integer and string sources warn, as TF does
+    try:
+        magic.run_captured(lambda: exec(code, namespace))
+    finally:
+        logging.getLogger("tapegrad").disabled = False
+    why = namespace["why"]
+    assert namespace["g"] is None and why is not None and why.code == CAUSES[name][0]
+    return why, none_sentence(target, source, why.message), widget.graph_document(namespace["tape"])
+
+
+def select_tape_with_a_none(page):
+    """Shows the tape whose gradient call gave the None (the page shows the first tape first)."""
+    select = page.locator("[data-testid=tape-select]")
+    if select.count() == 0 or select.is_disabled():     # one tape: it is shown
+        return
+    for value in select.locator("option").evaluate_all("els => els.map(e => e.value)"):
+        select.select_option(value)
+        if page.locator("[data-testid=graph-why-line]").count():
+            return
+
+
+@pytest.fixture(scope="module")
+def cause_page(module_page, as_playground):
+    play = as_playground(module_page(""))
+    play.wait_ready()
+    return play
+
+
+@pytest.mark.parametrize("name", list(CAUSES))
+def test_each_cause_says_the_same_sentence_natively_and_on_the_page(cause_page, name, shot):
+    why, sentence, _ = native_cause(name)
+    play, page = cause_page, cause_page.pg
+    play.set_code(cause_program(name, "tensorflow"))
+    assert play.run() == "ok", play.last_run_output()
+    out = play.last_run_output()
+    assert why.message in out                               # tape.explain, printed by the page's run
+    consoles = page.locator("[data-testid=console] [data-testid=none-explanation]")
+    console = consoles.last.inner_text()
+    gradient_line = next(k for k, line in enumerate(cause_program(name, "x").splitlines(), 1)
+                         if "= tape.gradient(" in line)
+    assert console == f"line {gradient_line}: {sentence[:1].lower()}{sentence[1:]}"
+    select_tape_with_a_none(page)
+    graph_why = page.locator("[data-testid=graph-why-line]")
+    assert graph_why.count() == 1
+    assert graph_why.inner_text().startswith(sentence)
+    assert "does not depend on" not in sentence
+    if name == "used_not_watched":                          # the issue's case, looked at
+        shot(page, "none-used-not-watched")
+
+
+def test_each_cause_says_the_same_sentence_in_the_notebook_widget(browser):
+    source = (ROOT / "engine" / "tapegrad" / "widget" / "static" / "graph-widget.js").read_text()
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        for name in CAUSES:
+            _, sentence, doc = native_cause(name)
+            page = ctx.new_page()
+            errors = []
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.set_content("<!doctype html><html><body></body></html>")
+            page.evaluate(WIDGET_PAGE, [source, json.dumps(doc)])
+            page.wait_for_selector("[data-testid=graph] svg [data-node-id], [data-testid=graph-why]",
+                                   state="attached")
+            select_tape_with_a_none(page)
+            why = page.locator("[data-testid=graph-why-line]")
+            assert why.count() == 1, name
+            assert why.inner_text().startswith(sentence), (name, why.inner_text(), sentence)
+            if name == "used_not_watched":
+                page.screenshot(path=str(ROOT / "test-results" / "browser" / "none-widget-used-not-watched.png"))
+            assert not errors, errors
+            page.close()
     finally:
         ctx.close()

@@ -269,17 +269,17 @@ def _used_not_watched(case):
     use = next((rec for rec in case.records if any(x._id == case.sid for x in rec.inputs)), None)
     s_name = case.s_name
     return Reason("not_watched",
-                  f"{s_name} was used{_at(use and use.where)}, but the tape never watched it: a tape "
-                  f"follows only trainable tf.Variables by itself, so it does not follow a "
-                  f"tf.constant or another tensor; call tape.watch({s_name}) inside the `with` "
-                  f"block before using it, or make {s_name} a tf.Variable.", _line(use and use.where))
+                  f"{s_name} was used{_at(use and use.where)}, but the tape never watched it (a tape "
+                  f"follows only trainable tf.Variables by itself); call tape.watch({s_name}) "
+                  f"inside the `with` block before using it, or make {s_name} a tf.Variable.",
+                  _line(use and use.where))
 
 
 def _not_watched(case):
     s_name = case.s_name
     return Reason("not_watched",
-                  f"{s_name} is a tf.Tensor that the tape never watched; a tape follows only "
-                  f"trainable tf.Variables by itself, so call tape.watch({s_name}) inside the "
+                  f"{s_name} is a tf.Tensor that the tape never watched (a tape follows only "
+                  f"trainable tf.Variables by itself); call tape.watch({s_name}) inside the "
                   f"`with` block before using it, or make {s_name} a tf.Variable.", None)
 
 
