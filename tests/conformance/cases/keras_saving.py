@@ -174,7 +174,8 @@ def case_subclassed_config(tf):
             _clean(json.loads(json.dumps(tf.keras.utils.serialize_keras_object(model))))]
 
 
-def case_subclassed_without_get_config(tf):
+def _plain_class(tf):
+    """A subclassed model without a config of its own and without ``__init__`` arguments."""
     class Plain(tf.keras.Model):
         def __init__(self):
             super().__init__()
@@ -182,7 +183,11 @@ def case_subclassed_without_get_config(tf):
 
         def call(self, x):
             return self.dense(x)
-    return _clean(Plain().get_config())
+    return Plain
+
+
+def case_subclassed_without_get_config(tf):
+    return _clean(_plain_class(tf)().get_config())
 
 
 def case_subclassed_without_get_config_defaults_only(tf):
@@ -369,13 +374,7 @@ def case_load_in_custom_object_scope(tf):
 
 
 def case_subclassed_without_get_config_load(tf):
-    class Plain(tf.keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.dense = tf.keras.layers.Dense(2)
-
-        def call(self, x):
-            return self.dense(x)
+    Plain = _plain_class(tf)
     model = Plain()
     model(_x())
     path = _path("plain.keras")
