@@ -11,9 +11,12 @@ files tests/conformance/cases/*.py with their fixtures, and the ``NOTES`` dict a
 define (``{"tf.nn.gelu": "what differs, or which TensorFlow quirk is matched"}``).
 """
 import ast
+import contextlib
 import importlib
 import inspect
+import io
 import json
+import logging
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -137,6 +140,7 @@ def case_references():
     """``{"tf.math.add": {"tested", "gradient"}}`` from the recorded case files, and NOTES."""
     refs = defaultdict(set)
     notes = {}
+    gradient_cases, candidates = [], set()
     for path in sorted((CONF / "cases").glob("*.py")):
         if path.stem.startswith("_"):
             continue
@@ -156,6 +160,8 @@ def case_references():
             grad = _computes_gradients(src) or any(
                 isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in grad_helpers
                 for c in ast.walk(node))
+            if grad:
+                gradient_cases.append((path.stem, node.name))
             for sub in ast.walk(node):
                 p = _attribute_path(sub) if isinstance(sub, ast.Attribute) else None
                 if p and len(p) >= 2:
@@ -163,8 +169,96 @@ def case_references():
                         key = ".".join(p[:cut])
                         refs[key].add("tested")
                         if grad:
-                            refs[key].add("gradient")
+                            candidates.add(key)
+    differentiated = differentiated_names(_case_function(*c) for c in gradient_cases)
+    for key in candidates:
+        if key in differentiated or not _is_function(key):
+            refs[key].add("gradient")
     return refs, notes
+
+
+def _is_function(key):
+    """Whether ``key`` ("tf.math.sin") names a function in tapegrad (its outputs can be followed
+    at run time); classes (layers, optimizers, GradientTape) keep the case-level mark."""
+    obj = tapegrad_namespace(key.rsplit(".", 1)[0]) if "." in key else None
+    obj = getattr(obj, key.rsplit(".", 1)[-1], None) if obj is not None else None
+    return inspect.isfunction(obj) or inspect.isbuiltin(obj)
+
+
+class _Tagging:
+    """Stands in for ``tapegrad`` (as a case's ``tf``): functions reached through it note the
+    ids of the tensors they return under their path ("tf.math.sin")."""
+
+    def __init__(self, obj, path, tags):
+        self._obj, self._path, self._tags = obj, path, tags
+
+    def __getattr__(self, name):
+        value = getattr(self._obj, name)
+        path = f"{self._path}.{name}"
+        if inspect.ismodule(value):
+            return _Tagging(value, path, self._tags)
+        if inspect.isfunction(value) or inspect.isbuiltin(value):
+            return _tagged(value, path, self._tags)
+        return value
+
+
+def _tagged(fn, path, tags):
+    import tapegrad
+
+    def call(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        if callable(out) and not isinstance(out, tapegrad.Tensor):
+            tags[path] = path   # a decorator (tf.function, recompute_grad): the case's mark
+            return out
+        for leaf in tapegrad.nest.flatten(out):
+            # a sparse or ragged result: its values tensor carries the gradient
+            for t in (leaf, getattr(leaf, "values", None), getattr(leaf, "flat_values", None)):
+                if isinstance(t, tapegrad.Tensor):
+                    tags.setdefault(t._id, path)
+        return out
+    return call
+
+
+_CASE_MODULES = {}
+
+
+def _case_function(area, name):
+    if area not in _CASE_MODULES:
+        sys.path.insert(0, str(CONF))
+        import cases as case_files
+        _CASE_MODULES[area] = case_files.load(area)
+    return getattr(_CASE_MODULES[area], name)
+
+
+def differentiated_names(case_functions):
+    """The paths of functions whose result a gradient actually flowed through (a rule ran with a
+    cotangent for it) when the cases (functions of ``tf``) run on tapegrad."""
+    import tapegrad
+    import tapegrad.graph
+    found = set()
+    log = logging.getLogger("tapegrad")   # the cases' own warnings are not this script's output
+    was, log.disabled = log.disabled, True
+    try:
+        for fn in case_functions:
+            found |= _flowed_through(fn, tapegrad)
+    finally:
+        log.disabled = was
+    return found
+
+
+def _flowed_through(fn, tapegrad):
+    """The paths of ``fn``'s calls (through ``_Tagging``) that a cotangent reached."""
+    tags = {}
+    with tapegrad.graph.capture() as cap, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        try:
+            fn(_Tagging(tapegrad, "tf", tags))
+        except Exception:   # a case may raise on purpose; what ran before still counts
+            pass
+    flowed = {ev[0].output._id for _, call, *_ in cap.calls for ev in call.events or ()
+              if ev[1] is not None}
+    return {path for tid, path in tags.items()
+            if tid in flowed or isinstance(tid, str) and cap.calls}
 
 
 def build():
@@ -219,7 +313,9 @@ def render(listing, rows, summary):
            "`AttributeError` saying it is not implemented yet and pointing here).",
            "- **checked**: a recorded conformance case uses it (directly or through an alias "
            "of the same TensorFlow object).",
-           "- **gradient checked**: such a case also compares gradients (or training updates).",
+           "- **gradient checked**: for a function, a gradient in such a case flowed through its "
+           "result (followed when the cases run on tapegrad; integer results never count); for a "
+           "class (layers, optimizers), such a case computes gradients or trains.",
            "- **partial**: implemented, but raises `NotImplementedError` for some arguments "
            "(found in its code and the functions of its module it calls; the notes say which).",
            "", "| namespace | names | implemented | checked | gradient checked | partial |",
