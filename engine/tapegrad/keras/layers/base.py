@@ -13,12 +13,12 @@ its ``call`` adds with ``add_loss``.
 import inspect
 
 from ... import dtypes, nest
-from ...module import Module, _snake
+from ...module import Module
 from ...ops import add_n, cast, reduce_sum
 from ...tensor import convert_to_tensor
 from ...variables import Variable
 from .. import initializers, regularizers, symbolic
-from ..naming import unique_name
+from ..naming import to_snake_case, unique_name
 from .input_spec import assert_input_compatibility
 from .layer_config import base_config, dtype_of
 
@@ -88,7 +88,7 @@ class Layer(Module):
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
         super().__init__(name=name if name is not None else
-                         unique_name(_snake(type(self).__name__)))
+                         unique_name(to_snake_case(type(self).__name__)))
         self._trainable = bool(trainable)
         self._built = False
         self._losses = []

@@ -12,7 +12,6 @@ them. Inputs are converted to float32 first, as Keras does.
 >>> float(AbsError()(tf.constant([[1.0, 2.0]]), tf.constant([[2.0, 4.0]])))
 1.5
 """
-import re
 
 from ... import nest
 from ... import ops
@@ -141,12 +140,6 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
     return reduce_values(values, sample_weight, reduction)
 
 
-def _snake_case(name):
-    name = re.sub(r"\W+", "", name)
-    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
 class Loss:
     """Base class of losses: subclass it and write ``call(y_true, y_pred)`` returning one value
     per example; calling the object weights and reduces those values.
@@ -158,7 +151,7 @@ class Loss:
     """
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
-        self.name = name or naming.unique_name(_snake_case(type(self).__name__))
+        self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
         self.reduction = standardize_reduction(reduction)
         self._dtype = dtype or "float32"
 
