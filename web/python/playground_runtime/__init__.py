@@ -4,7 +4,8 @@ The worker (web/src/worker.js) writes this package into Pyodide's file system an
 tests/engine/test_web_examples.py uses it natively. One `Session` serves many runs:
 
     session = Session(send)          # send(kind: str, payload: str) delivers a message to the page
-    status = session.run(source)     # a dict: {"ok", "error": {"type", "line"} or None, "interrupted"}
+    status = session.run(source)     # a dict: {"ok", "error": {"type", "line"} or None, "interrupted"},
+                                     # and "stopped": {"line", "text"} when Stop ended it
 
 The kinds it sends are named in `messages` (the page's table of them: web/src/messages.js).
 What a run does, one module per concern:
@@ -16,7 +17,8 @@ What a run does, one module per concern:
   came back None is explained after the graph, as kind "nones" (`{"items": [{"line", "source",
   "target", "message", "reason_line", "count", "text"}]}`, see `none_explanations`): the sentence
   `tape.explain` gives, which the engine put in the graph;
-- `errors`: an exception is sent as kind "traceback", without the runner's own frames;
+- `errors`: an exception is sent as kind "traceback", without the runner's own frames; a run
+  that Stop ended is no error: no traceback, only the status's quiet "Stopped at line N.";
 - `plots`: matplotlib draws with Agg; `plt.show()` and `plt.pause()` send PNGs as kind "plot";
 - `training`: the live training plot's kind "training" messages, and Stop during fit;
 - `weights`: files `model.save_weights` writes are sent as kind "weights" to be kept.
