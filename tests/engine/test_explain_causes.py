@@ -3,7 +3,7 @@ TensorFlow's None is recorded for each): ``tape.explain`` gives the cause's reas
 JSON that the page and the notebook widget show carries the same sentence, built once by
 ``tapegrad.graph.explain.none_sentence``. (tests/browser/test_none_explained.py checks what the
 page and the widget draw of it.)"""
-import importlib
+import json
 import logging
 import sys
 from pathlib import Path
@@ -17,17 +17,10 @@ from tapegrad.widget import magic
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "conformance"))
 import cases  # noqa: E402
+from test_web_examples import runtime  # noqa: E402  (the playground's Python side)
 
 CAUSES = cases.load("none_causes").CAUSES
 FALLBACK = "through anything the tape recorded"   # the sentence when no reason was found
-
-
-def _runtime():
-    sys.path.insert(0, str(ROOT / "web" / "python"))
-    try:
-        return importlib.import_module("playground_runtime")
-    finally:
-        sys.path.remove(str(ROOT / "web" / "python"))
 
 
 def program(name, module):
@@ -74,10 +67,9 @@ def test_graph_json_of_the_page_and_the_widget_carries_the_same_sentence(name):
     assert whys == [sentence]
     # the page: what the playground's runtime sends for the same program
     sent = []
-    status = _runtime().Session(lambda kind, payload: sent.append((kind, payload))).run(
+    status = runtime.Session(lambda kind, payload: sent.append((kind, payload))).run(
         program(name, "tensorflow"))
     assert status["ok"], sent
-    import json
     (items,) = [json.loads(p)["items"] for k, p in sent if k == "nones"]
     (item,) = items
     assert item["message"] == ns["why"].message
