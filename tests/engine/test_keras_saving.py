@@ -346,3 +346,36 @@ def test_pathlib_and_string_paths_agree(tmp_path):
         first = tf.keras.models.load_model(tmp_path / "s.keras")
         second = tf.keras.models.load_model(str(tmp_path / "p.keras"))
     np.testing.assert_array_equal(first(X).numpy(), second(X).numpy())
+
+
+def test_lambda_layers_load_only_without_safe_mode(tmp_path):
+    model = tf.keras.Sequential([tf.keras.Input((3,)), L.Lambda(lambda t, k=3.0: t * k)])
+    path = tmp_path / "lambda.keras"
+    model.save(path)
+    with pytest.raises(ValueError, match="`Lambda` layer whose `function` is a Python lambda"):
+        tf.keras.models.load_model(path)
+    back = tf.keras.models.load_model(path, safe_mode=False)
+    np.testing.assert_array_equal(back(tf.constant(X)).numpy(), 3 * X)
+    with pytest.raises(ValueError, match="deserialization of a `Lambda` layer"):
+        L.Lambda.from_config(model.layers[0].get_config())   # outside a load: safe
+
+
+def test_a_lambda_serialized_alone_needs_safe_mode_off():
+    S = tf.keras.saving
+    description = S.serialize_keras_object(lambda v: v + 1)
+    assert description["class_name"] == "__lambda__"
+    with pytest.raises(ValueError, match="deserialization of a Python lambda"):
+        S.deserialize_keras_object(description)
+    assert S.deserialize_keras_object(json.loads(json.dumps(description)), safe_mode=False)(1) == 2
+
+
+def test_frozen_layers_stay_frozen_and_training_goes_on(tmp_path):
+    inputs = tf.keras.Input((3,))
+    model = _fill(tf.keras.Model(inputs, L.Dense(1)(L.Dense(4, name="frozen")(inputs))))
+    model.get_layer("frozen").trainable = False
+    model.compile("adam", "mse")
+    model.fit(X, Y, epochs=1, shuffle=False, verbose=0)
+    back = _save_load(model, tmp_path)
+    assert not back.get_layer("frozen").trainable and len(back.trainable_weights) == 2
+    assert back.fit(X, Y, epochs=2, shuffle=False, verbose=0).history == \
+        model.fit(X, Y, epochs=2, shuffle=False, verbose=0).history

@@ -22,7 +22,9 @@ The kinds' ``get`` / ``serialize`` / ``deserialize`` (``tf.keras.losses.get``...
 >>> S.deserialize_keras_object(S.serialize_keras_object(twice)) is twice
 True
 """
+import base64
 import inspect
+import marshal
 import sys
 import types
 
@@ -33,6 +35,7 @@ _HOME = {}            # class -> the first Keras module that published it
 _CUSTOM = {}          # registered name ("Custom>Foo") -> user class or function
 _REGISTERED = {}      # user class or function -> its registered name
 _SCOPES = []          # the dicts of the custom_object_scope blocks now open
+_SAFE_MODE = []       # the safe_mode of each deserialization in progress (innermost last)
 # Where a serialized function of module "builtins" is looked for, in this order (as Keras).
 _FUNCTION_HOMES = ("keras.activations", "keras.constraints", "keras.initializers",
                    "keras.losses", "keras.metrics", "keras.regularizers")
@@ -110,6 +113,9 @@ def serialize_keras_object(obj):
         return {key: serialize_keras_object(value) for key, value in obj.items()}
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
+    if isinstance(obj, types.FunctionType) and obj.__name__ == "<lambda>":
+        return {"class_name": "__lambda__",
+                "config": {"value": list(lambda_description(obj)["config"].values())}}
     if isinstance(obj, types.FunctionType):
         return {"module": "builtins", "class_name": "function",
                 "config": get_registered_name(obj), "registered_name": "function"}
@@ -158,7 +164,22 @@ def _build_config(obj):
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, module_objects=None):
     """The object a ``serialize_keras_object`` description stands for. With ``module_objects``
     (a kind's table of names, as the kinds' ``deserialize`` pass), a bare name is looked up in
-    it and a name it does not know comes back unchanged."""
+    it and a name it does not know comes back unchanged. ``safe_mode`` (unless an outer call
+    already chose) refuses the Python lambdas a description holds."""
+    outer = in_safe_mode()
+    _SAFE_MODE.append(safe_mode if outer is None else outer)
+    try:
+        return _deserialize(config, custom_objects, safe_mode, module_objects)
+    finally:
+        _SAFE_MODE.pop()
+
+
+def in_safe_mode():
+    """The ``safe_mode`` of the deserialization in progress (``None`` outside one)."""
+    return _SAFE_MODE[-1] if _SAFE_MODE else None
+
+
+def _deserialize(config, custom_objects, safe_mode, module_objects):
     if config is None:
         return None
     custom_objects = _known(custom_objects)
@@ -175,7 +196,38 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, module
     if "class_name" not in config or "config" not in config:
         return {key: deserialize_keras_object(value, custom_objects, safe_mode)
                 for key, value in config.items()}
+    if config["class_name"] == "__lambda__":
+        return load_lambda(config, "a Python lambda")
     return _rebuild(config, custom_objects)
+
+
+# ---------------------------------------------------------------- Python lambdas
+def lambda_description(fn):
+    """A Python lambda as Keras's ``Lambda`` layer describes it: its bytecode (``marshal``,
+    base64: readable only by the same Python version), defaults and closure values."""
+    closure = tuple(c.cell_contents for c in fn.__closure__) if fn.__closure__ else None
+    code = base64.encodebytes(marshal.dumps(fn.__code__)).decode("ascii")
+    return {"class_name": "__lambda__",
+            "config": {"code": code, "defaults": fn.__defaults__, "closure": closure}}
+
+
+def load_lambda(description, what="a Python lambda"):
+    """The lambda a ``lambda_description`` holds; refused (Keras's ValueError) in safe mode."""
+    if in_safe_mode() is not False:
+        raise ValueError(f"Requested the deserialization of {what}. This carries a potential "
+                         f"risk of arbitrary code execution and thus it is disallowed by "
+                         f"default. If you trust the source of the artifact, you can override "
+                         f"this error by passing `safe_mode=False` to the loading function, or "
+                         f"calling `keras.config.enable_unsafe_deserialization().")
+    config = description["config"]
+    if "value" in config:   # serialize_keras_object's form: [code, defaults, closure]
+        config = dict(zip(("code", "defaults", "closure"), config["value"]))
+    code = marshal.loads(base64.decodebytes(config["code"].encode("ascii")))
+    closure = config.get("closure")
+    cells = tuple(types.CellType(v) for v in closure) if closure is not None else None
+    defaults = tuple(config["defaults"]) if config.get("defaults") is not None else None
+    return types.FunctionType(code, {"__builtins__": __builtins__}, code.co_name, defaults,
+                              cells)
 
 
 def _known(custom_objects):

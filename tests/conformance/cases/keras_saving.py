@@ -405,3 +405,48 @@ def case_load_missing_keras_file(tf):
 
 def case_load_unknown_suffix(tf):
     tf.keras.models.load_model("no_such_model.txt")
+
+
+# ---------------------------------------------------------------- Lambda layers, frozen layers
+def _lambda_file(tf):
+    model = tf.keras.Sequential([tf.keras.Input((3,)),
+                                 tf.keras.layers.Lambda(lambda t: t * 3.0, name="triple")])
+    path = _path("lambda.keras")
+    model.save(path)
+    return model, path
+
+
+def case_lambda_layer_config(tf):
+    """The lambda's bytecode differs between Python versions: its keys are compared. (A lambda
+    with default arguments does not load in Keras 3.15: JSON gives the defaults back as a list,
+    which Python refuses; tapegrad makes them a tuple.)"""
+    model, _ = _lambda_file(tf)
+    config = _plain(model.get_config())["layers"][1]["config"]
+    function = config.pop("function")
+    return [config, function["class_name"], sorted(function["config"]),
+            function["config"]["defaults"], function["config"]["closure"]]
+
+
+def case_lambda_layer_refused_in_safe_mode(tf):
+    _, path = _lambda_file(tf)
+    tf.keras.models.load_model(path)
+
+
+def case_lambda_layer_loads_without_safe_mode(tf):
+    _, path = _lambda_file(tf)
+    # a tensor in: tapegrad's Lambda hands a NumPy input to the function as it is (Keras converts)
+    return tf.keras.models.load_model(path, safe_mode=False)(tf.constant(_x()))
+
+
+def case_frozen_layers_after_loading(tf):
+    model = _sequential(tf)
+    model.get_layer("hidden").trainable = False
+    path = _path("frozen.keras")
+    model.save(path)
+    back = tf.keras.models.load_model(path)
+    frozen = _sequential(tf)
+    frozen.trainable = False
+    frozen.save(path)
+    whole = tf.keras.models.load_model(path)
+    return [[layer.trainable for layer in back.layers], len(back.trainable_weights),
+            whole.trainable, [layer.trainable for layer in whole.layers]]

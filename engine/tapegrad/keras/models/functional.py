@@ -177,8 +177,8 @@ def functional_from_config(cls, config, custom_objects=None):
         return [find(v) for v in tensors]
 
     model = cls(inputs=find(input_layers), outputs=find(output_layers), name=name, **config)
-    if trainable is not None:
-        model.trainable = trainable
+    if trainable is False:   # True would unfreeze the layers saved frozen
+        model.trainable = False
     return model
 
 

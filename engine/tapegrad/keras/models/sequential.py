@@ -147,9 +147,7 @@ class Sequential(Model):
         shape = shape_from_json(config.get("build_input_shape"))
         if not model.built and isinstance(shape, tuple):
             model.build(shape)
-        if "trainable" in config:
-            model.trainable = config["trainable"]
-        return model
+        return model   # its "trainable" is not applied (Keras 3.15 leaves it too)
 
     def get_build_config(self):
         if self._input_layer is not None:

@@ -4,6 +4,8 @@ import inspect
 
 from ....ops import add, cast, multiply, relu as _relu, subtract
 from ... import activations
+from ...serialization import (deserialize_keras_object, lambda_description, load_lambda,
+                              serialize_keras_object)
 from ..base import Layer, to_tensor
 from ..layer_config import config_of
 
@@ -183,4 +185,21 @@ class Lambda(Layer):
         return (input_shape[0],) + tuple(self._output_shape_arg)
 
     def get_config(self):
-        return config_of(self, arguments=self.arguments)
+        """Keras 3's config: a Python lambda as its bytecode (``__lambda__``), another
+        function by its registered name."""
+        function = self.function
+        described = lambda_description(function) if function.__name__ == "<lambda>" \
+            else serialize_keras_object(function)
+        return config_of(self, function=described, arguments=self.arguments)
+
+    @classmethod
+    def from_config(cls, config):
+        """Rebuilds the function (a lambda only with ``safe_mode=False``, as Keras)."""
+        config = dict(config)
+        function = config["function"]
+        if isinstance(function, dict) and function.get("class_name") == "__lambda__":
+            config["function"] = load_lambda(
+                function, "a `Lambda` layer whose `function` is a Python lambda")
+        else:
+            config["function"] = deserialize_keras_object(function)
+        return cls(**config)
