@@ -63,6 +63,15 @@ def case_dense_called_on_other_last_dim(tf):
     return layer(tf.ones([2, 5]))
 
 
+def case_dense_on_unknown_last_dim(tf):
+    return tf.keras.layers.Dense(3)(tf.keras.Input(shape=(None,)))
+
+
+def case_lstm_on_unknown_steps(tf):
+    layer = tf.keras.layers.LSTM(3)
+    return [layer(tf.keras.Input(shape=(None, 4))).shape, [w.shape for w in layer.weights]]
+
+
 def case_dense_on_scalar(tf):
     return tf.keras.layers.Dense(3)(tf.constant(1.0))
 

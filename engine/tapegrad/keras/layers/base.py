@@ -194,6 +194,10 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
+        if shape is not None and any(d is None for d in shape):
+            raise ValueError(f"Shapes used to initialize variables must be fully-defined (no "
+                             f"`None` dimensions). Received: shape={tuple(shape)} for variable "
+                             f"path='{self.name}/{name if name is not None else 'variable'}'")
         shape = () if shape is None else tuple(int(d) for d in shape)
         with self._own_scope():
             v = Variable(init(shape, dtype), name=name if name is not None else "variable",
@@ -349,6 +353,9 @@ class Layer(Module):
         if type(self).check_input_shapes is not Layer.check_input_shapes:
             self.check_input_shapes(nest.map_structure(_shape_of, first))
         if symbolic.has_symbolic(args, kwargs):
+            if not self.built and type(self)._maybe_build is Layer._maybe_build:
+                with self._own_scope():  # from the symbolic shapes, unknown sizes None, as Keras
+                    self._maybe_build(first)
             return symbolic.symbolic_call(self, args, kwargs)
         if not args:
             if "inputs" not in kwargs:
