@@ -1,10 +1,23 @@
-"""Time to export a ~1,000-node tape as the page's graph JSON (issue 4's "under a second").
+"""Graph export of big tapes: time, peak memory and JSON size, and the page's draw time.
 
-    python engine/bench/graph_export.py [--ops 333] [--runs 5]
-    npm run pyodide -- engine/bench/graph_export.py        (the same inside Pyodide)
+    python engine/bench/graph_export.py                      1k/10k/100k/200k-op tapes
+    python engine/bench/graph_export.py --ops 1000 10000     chosen sizes
+    python engine/bench/graph_export.py --page               also the page's draw time (1k/10k
+                                                             ops; needs dist/ and Chromium)
+    npm run pyodide -- engine/bench/graph_export.py --ops 1000 10000   (inside Pyodide)
+
+Each size runs in a fresh process (natively), so its peak memory is its own: the export's peak is
+the process's peak resident memory (VmHWM) less what it held before the export; "CPU s" is the
+process's CPU time for it (the wall time less what other processes took). The tape is a
+chain ``y = y * 1.0001`` (each op adds an op node, its output and a constant: 3 nodes per op), the
+shape of a long training loop's tape. Issue 28's goal: 200k ops under 10 s and 1 GB. The page's
+draw time is the panel's own measure (``data-render-ms``: the JSON read, indexed and drawn) in
+headless Chromium, and the whole run from Run to the drawing.
 """
 import argparse
-import statistics
+import json
+import os
+import subprocess
 import sys
 import time
 
@@ -14,34 +27,80 @@ import tapegrad as tf
 from tapegrad.graph import capture
 from tapegrad.graph.export import to_json
 
+SIZES = (1_000, 10_000, 100_000, 200_000)
 
-def export_once(ops: int) -> tuple[int, float]:
+
+def _rss_mb(field):
+    """VmRSS or VmHWM of this process in MB (None where /proc is missing: Pyodide, macOS)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def export_once(ops: int) -> dict:
+    """Records an ``ops``-op tape, then exports it; the numbers of the export."""
     with capture() as cap:
         x = tf.Variable(np.ones(4, np.float32))
         with tf.GradientTape() as tape:
             y = x
-            for _ in range(ops):          # each op adds an op node, its output and a constant
+            for _ in range(ops - 1):
                 y = y * 1.0001
             loss = tf.reduce_sum(y)
         tape.gradient(loss, x)
-    t0 = time.perf_counter()
-    doc = cap.to_dict(max_nodes=10 * ops)
-    to_json(doc)
-    return len(doc["nodes"]), time.perf_counter() - t0
+    before = _rss_mb("VmRSS")
+    t0, c0 = time.perf_counter(), time.process_time()
+    doc = cap.to_dict()
+    text = to_json(doc)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    peak = _rss_mb("VmHWM")
+    nodes = doc["summarized"]["original_nodes"] if doc.get("summarized") else len(doc["nodes"])
+    return {"ops": ops, "nodes": nodes, "seconds": seconds, "cpu": cpu, "json_mb": len(text) / 1e6,
+            "peak_mb": None if peak is None else peak - before}
+
+
+def _in_fresh_process(ops):
+    out = subprocess.run([sys.executable, __file__, "--one", str(ops)], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def page_draw_times(sizes):
+    """{ops: (the panel's draw ms, the whole run ms)} in headless Chromium."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "tests", "browser"))
+    from test_graph_export import CHAIN, draw_times  # lazy: Playwright, only with --page
+    return draw_times({ops: CHAIN.format(ops=ops) for ops in sizes})
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ops", type=int, default=333)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--ops", type=int, nargs="*", default=list(SIZES))
+    ap.add_argument("--page", action="store_true", help="also the page's draw time of 1k/10k ops")
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    export_once(10)                       # warm-up: imports, caches
-    results = [export_once(args.ops) for _ in range(args.runs)]
-    nodes = results[0][0]
-    times = [t for _, t in results]
-    print(f"graph export, {nodes} nodes ({sys.platform}, Python {sys.version.split()[0]}): "
-          f"median {statistics.median(times) * 1000:.0f} ms over {args.runs} runs "
-          f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f})")
+    if args.one:
+        print(json.dumps(export_once(args.one)))
+        return
+    fresh = sys.platform != "emscripten"
+    print(f"graph export ({sys.platform}, Python {sys.version.split()[0]}):")
+    print(f"{'ops':>9} {'nodes':>9} {'export s':>9} {'CPU s':>7} {'peak MB':>8} {'JSON MB':>8} "
+          f"{'bytes/node':>10}")
+    for ops in args.ops:
+        r = _in_fresh_process(ops) if fresh else export_once(ops)
+        peak = "?" if r["peak_mb"] is None else f"{r['peak_mb']:.0f}"
+        print(f"{r['ops']:>9} {r['nodes']:>9} {r['seconds']:>9.2f} {r['cpu']:>7.2f} {peak:>8} "
+              f"{r['json_mb']:>8.2f} "
+              f"{r['json_mb'] * 1e6 / r['nodes']:>10.1f}", flush=True)
+    if args.page:
+        print("page (headless Chromium): ops, the panel's draw ms (data-render-ms: the JSON read, "
+              "indexed and drawn), the whole run ms (Run to drawn, the Python run included)")
+        for ops, (render, total) in page_draw_times([1_000, 10_000]).items():
+            print(f"{ops:>9} {render:>9.0f} {total:>9.0f}")
 
 
 if __name__ == "__main__":

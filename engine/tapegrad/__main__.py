@@ -4,7 +4,9 @@
   (``import tensorflow`` and ``import keras`` give tapegrad: ``aliases.py``), with ``sys.argv``
   set as Python would.
 - ``python -m tapegrad graph script.py -o out.svg`` (or .json, .dot): runs the script, captures
-  every tape it creates and writes their graph (the aliases are installed here too).
+  every tape it creates and writes their graph (the aliases are installed here too);
+  ``--svg out.svg`` writes the SVG too (the drawing ``tape._repr_svg_()`` shows in a notebook).
+  The JSON is the compact form of docs/graph-json.md.
 """
 import argparse
 import os
@@ -24,7 +26,8 @@ def _parser():
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
     g = sub.add_parser("graph", help="run a script and write the graph of its tapes")
     g.add_argument("script", help="a Python file that uses tapegrad")
-    g.add_argument("-o", "--output", required=True, help="out.svg, out.json or out.dot")
+    g.add_argument("-o", "--output", help="out.svg, out.json or out.dot")
+    g.add_argument("--svg", metavar="OUT.svg", help="also (or only) the SVG drawing")
     return ap
 
 
@@ -49,19 +52,33 @@ def main(argv=None):
         _run_script(ns.script, list(ns.args) + script_args)
         return 0
     ns.args = [a for a in script_args if a != "--"]
-    fmt = ns.output.rsplit(".", 1)[-1].lower()
-    if fmt not in ("svg", "json", "dot"):
-        ap.error(f"unknown output format .{fmt}: use .svg, .json or .dot")
+    outputs = [(ns.output, ns.output.rsplit(".", 1)[-1].lower())] if ns.output else []
+    if ns.svg:
+        outputs.append((ns.svg, "svg"))
+    if not outputs:
+        ap.error("graph needs -o out.svg|out.json|out.dot or --svg out.svg")
+    for _, fmt in outputs:
+        if fmt not in WRITERS:
+            ap.error(f"unknown output format .{fmt}: use .svg, .json or .dot")
     with Capture() as cap:
         _run_script(ns.script, ns.args)
     doc = cap.to_dict()
-    text = {"svg": lambda: to_svg(doc), "json": lambda: to_json(doc, indent=1),
-            "dot": lambda: to_dot(doc)}[fmt]()
-    with open(ns.output, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"wrote {ns.output}: {len(doc['nodes'])} nodes, {len(doc['edges'])} edges, "
-          f"{len(doc['tapes'])} tape(s)", file=sys.stderr)
+    for path, fmt in outputs:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(WRITERS[fmt](doc))
+        print(f"wrote {path}: {_counts(doc)}", file=sys.stderr)
     return 0
+
+
+WRITERS = {"svg": to_svg, "json": lambda doc: to_json(doc, indent=1), "dot": to_dot}
+
+
+def _counts(doc):
+    s = doc.get("summarized") or {}
+    nodes = s.get("original_nodes", len(doc["nodes"]))
+    edges = len(doc["edges"]["source"]) if isinstance(doc["edges"], dict) else len(doc["edges"])
+    boxes = f" (drawn as {s['boxes']} boxes)" if s.get("boxes") else ""
+    return f"{nodes} nodes, {edges} edges, {len(doc['tapes'])} tape(s){boxes}"
 
 
 if __name__ == "__main__":

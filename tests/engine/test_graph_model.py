@@ -9,7 +9,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad.graph import capture
-from tapegrad.graph.export import to_dot, to_json, to_svg
+from tapegrad.graph.export import expand, to_dot, to_json, to_svg
 from tapegrad.graph.layout import NODE_SIZE
 
 
@@ -211,11 +211,12 @@ def test_thousand_node_tape_exports_and_larger_ones_are_summarized():
     doc = cap.to_dict(max_nodes=5000)
     text = to_json(doc)
     assert len(doc["nodes"]) >= 1000
-    assert json.loads(text)["version"] == 1
-    small = cap.to_dict(max_nodes=200)
+    assert json.loads(text)["version"] == 2          # the compact form (docs/graph-json.md)
+    assert expand(json.loads(text))["nodes"] == doc["nodes"]
+    small = cap.to_dict(max_nodes=200)              # too big to lay out: the collapsed view
     assert small["summarized"]["original_nodes"] == len(doc["nodes"])
-    assert len(small["nodes"]) < 200
-    assert any("×" in n["label"] for n in small["nodes"] if n["kind"] == "op")
+    assert small["summarized"]["boxes"] == len(small["groups"]) < 200
+    assert any("×" in g["label"] for g in small["groups"])
 
 
 def test_svg_dot_json_exports(tmp_path):
@@ -255,7 +256,7 @@ def test_command_line_writes_each_format(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert "tf.Tensor(4.0" in proc.stdout
         assert out.read_text().strip()
-    doc = json.loads((tmp_path / "out.json").read_text())
+    doc = expand(json.loads((tmp_path / "out.json").read_text()))   # the compact form, decoded
     assert sorted(n["kind"] for n in doc["nodes"]) == ["op", "tensor", "variable"]
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tapegrad.graph.compact import expand
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "web" / "examples"
 MANIFEST = json.loads((EXAMPLES / "manifest.json").read_text())["examples"]
@@ -39,7 +41,10 @@ class Page:
         self.messages.append((kind, payload))
 
     def of(self, kind):
-        return [json.loads(p) for k, p in self.messages if k == kind]
+        """The messages of a kind, parsed; a graph's compact form (docs/graph-json.md) expanded,
+        as the page does (web/src/graph/compact.js)."""
+        parsed = [json.loads(p) for k, p in self.messages if k == kind]
+        return [expand(m) for m in parsed] if kind == "graph" else parsed
 
 
 def run(source, capsys=None):
@@ -75,6 +80,7 @@ def test_example_runs_and_prints_what_it_promises(example, capsys):
     assert_in_order(example["expect"], out)
     assert len(page.of("plot")) >= example["plots"]
     graphs = page.of("graph")
+    assert [json.loads(p)["version"] for k, p in page.messages if k == "graph"] == [2]   # compact
     assert len(graphs) == 1 and graphs[0]["version"] == 1
     assert graphs[0]["nodes"], "every example records at least one tape"
 

@@ -4,11 +4,15 @@ the reasons for each None gradient, built in one pass over each tape's provenanc
 
 The schema is documented in docs/graph-json.md.
 """
+import gc
+
 from ..backprop import READ
 from ..variables import Variable
+from .collapsed import collapse, group_label
+from .compact import CONTRIBUTION, VERSION as COMPACT_VERSION, NodeColumns, compact_tape
 from .explain import none_sentence, short_label
 from .layout import NODE_SIZE, layered_layout
-from .model import GraphBuilder, watched_lines
+from .model import ColumnBuilder, GraphBuilder, watched_lines
 from .summary import value_summary
 
 SCHEMA_VERSION = 1
@@ -16,29 +20,23 @@ MAX_NODES = 1000
 
 
 def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
-    b = GraphBuilder()
-    streams = []
+    """The graph document of the tapes and the gradient calls captured on them.
+
+    Up to ``max_nodes`` / 2 recorded ops: version 1, every node laid out. A bigger tape gives the
+    compact version 2 (compact.py) of its collapsed view: ops folded into boxes by group or source
+    line (collapsed.py), only the boxes laid out, tensors summarized by shape and dtype."""
     views = [tape.observer for tape in tapes]   # each tape's provenance: records, watch lines
-    watched = [watched_lines(view) for view in views]
-    for i, view in enumerate(views):
-        streams.append(b.add_records(view.records, i, watched[i]))
-    # make sure every gradient call's sources and targets are nodes (even unconnected ones)
-    for ti, call, names, *_ in calls:
-        for x in list(call.sources) + list(call.targets):
-            if b.node_of_id(x._id) is None:
-                b.node_for(x, ti, watched[ti])
+    ops = sum(1 for view in views for rec in view.records if rec.op is not READ)
+    if 2 * ops > max_nodes:
+        collecting = gc.isenabled()
+        gc.disable()    # the export makes no cycles; each collection would walk the whole tape
+        try:
+            return _collapsed_dict(tapes, views, calls, tape_names)
+        finally:
+            if collecting:
+                gc.enable()
+    b, streams = _build(GraphBuilder(), views, calls)
     g = b.g
-    for ti, call, names, *_ in calls:   # the user's names for sources and targets
-        for x in list(call.sources) + list(call.targets):
-            nid = b.node_of_id(x._id)
-            name = names.get(id(x))
-            if nid in g and name and g.nodes[nid].get("kind") != "op":
-                g.nodes[nid].setdefault("name", name)
-                if g.nodes[nid].get("kind") in ("constant", "watched", "tensor"):
-                    g.nodes[nid]["label"] = name
-    summarized = None
-    if g.number_of_nodes() > max_nodes:
-        g, summarized = summarize(g, max_nodes)
     coords, layers = layered_layout(g)
     groups = _groups(g)          # before the node dicts: it sets each op's "group"
     nodes = []
@@ -49,6 +47,51 @@ def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
              "w": w, "h": h}
         nodes.append(d)
     edges = [{"source": u, "target": v, "index": d.get("index", 0)} for u, v, d in g.edges(data=True)]
+    order = {n: data["order"] for n, data in g.nodes(data=True)}
+    tape_docs = _tape_docs(b, tapes, streams, calls, tape_names, order, _event_dicts)
+    width = max((c[0] for c in coords.values()), default=0) + 120
+    height = max((c[1] for c in coords.values()), default=0) + 80
+    return {"version": SCHEMA_VERSION, "nodes": nodes, "edges": edges, "groups": groups,
+            "tapes": tape_docs, "layout": {"width": width, "height": height,
+                                           "layers": len(layers)},
+            "summarized": None}
+
+
+def _collapsed_dict(tapes, views, calls, tape_names):
+    """The compact document of a big tape: its nodes and edges whole, only boxes laid out."""
+    cols = NodeColumns()
+    b, streams = _build(ColumnBuilder(cols), views, calls)
+    groups, layout, boxes = collapse(cols)
+    tape_docs = _tape_docs(b, tapes, streams, calls, tape_names, cols.index, _event_columns)
+    return {"version": COMPACT_VERSION, "tables": cols.t.tables, "nodes": cols.finish(),
+            "edges": cols.edges, "groups": groups,
+            "tapes": [compact_tape(t, cols) for t in tape_docs], "layout": layout,
+            "summarized": {"original_nodes": len(cols), "nodes": len(cols), "folded_repeats": 0,
+                           "boxes": boxes}}
+
+
+def _build(b, views, calls):
+    """Adds every tape's records and each gradient call's sources and targets (with the user's
+    names for them) to the builder; returns it and each tape's forward stream."""
+    streams = []
+    watched = [watched_lines(view) for view in views]
+    for i, view in enumerate(views):
+        streams.append(b.add_records(view.records, i, watched[i]))
+    # make sure every gradient call's sources and targets are nodes (even unconnected ones)
+    for ti, call, names, *_ in calls:
+        for x in list(call.sources) + list(call.targets):
+            if b.node_of_id(x._id) is None:
+                b.node_for(x, ti, watched[ti])
+    for ti, call, names, *_ in calls:   # the user's names for sources and targets
+        for x in list(call.sources) + list(call.targets):
+            nid = b.node_of_id(x._id)
+            name = names.get(id(x))
+            if name:
+                b.name_node(nid, name)
+    return b, streams
+
+
+def _tape_docs(b, tapes, streams, calls, tape_names, order, events_of):
     tape_docs = []
     for i, tape in enumerate(tapes):
         tape_docs.append({"id": i, "label": f"tape {i}", "name": (tape_names or {}).get(i),
@@ -56,15 +99,11 @@ def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
                           "watch_accessed_variables": tape.watch_accessed_variables,
                           "forward": streams[i], "gradients": []})
     for ti, call, names, reasons, line in calls:
-        doc = _gradient_doc(b, g, call, names, reasons, len(tape_docs[ti]["gradients"]))
+        doc = _gradient_doc(b, order, call, names, reasons, len(tape_docs[ti]["gradients"]),
+                            events_of)
         doc["line"] = line                 # where tape.gradient / tape.jacobian was called
         tape_docs[ti]["gradients"].append(doc)
-    width = max((c[0] for c in coords.values()), default=0) + 120
-    height = max((c[1] for c in coords.values()), default=0) + 80
-    return {"version": SCHEMA_VERSION, "nodes": nodes, "edges": edges, "groups": groups,
-            "tapes": tape_docs, "layout": {"width": width, "height": height,
-                                           "layers": len(layers)},
-            "summarized": summarized}
+    return tape_docs
 
 
 def _label_of(names, x, fallback):
@@ -76,37 +115,69 @@ def _label_of(names, x, fallback):
     return fallback
 
 
-def _gradient_doc(b, g, call, names, reasons, index):
-    """The backward pass of one gradient call as animation events.
+def _walk(b, call):
+    """Each backward event: (record, op id, [(input node, index, code, gradient)]).
 
     Each event is one rule applied to one op: the upstream gradient that arrived at its output
-    and the contribution it sent to each input. A contribution to a node that already had one is
-    marked ``summed`` (fan-out). Inputs that do not lead to a source are ``pruned``; recorded ops
-    the pass never visited are listed in ``unvisited``.
-    """
-    events = []
-    seen = {}
-    visited = set()
+    and the contribution it sent to each input; code 0 a contribution, 1 one added to a node that
+    already had one (fan-out: ``summed``), 2 an input that does not lead to a source
+    (``pruned``), 3 an input the rule gives no gradient for (``none``)."""
+    seen = set()
     for rec, upstream, cts, wanted in call.events or ():
         if rec.op is READ:
             continue
-        op_id = f"o{rec.output._id}"
-        visited.add(op_id)
-        contributions = []
+        parts = []
         for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
             to = b.node_of_id(x._id)
-            if not w:
-                contributions.append({"to": to, "index": k, "pruned": True})
+            if not w or ct is None:
+                parts.append((to, k, 2 if not w else 3, None))
                 continue
-            if ct is None:
-                contributions.append({"to": to, "index": k, "none": True})
-                continue
-            seen[to] = seen.get(to, 0) + 1
-            contributions.append({"to": to, "index": k, "value": value_summary(ct),
-                                  "summed": seen[to] > 1})
+            parts.append((to, k, 1 if to in seen else 0, ct))
+            seen.add(to)
+        yield rec, upstream, f"o{rec.output._id}", parts
+
+
+def _event_dicts(b, call):
+    """The events of a gradient call as dicts with value summaries (docs/graph-json.md)."""
+    events = []
+    for rec, upstream, op_id, parts in _walk(b, call):
+        contributions = []
+        for to, k, code, ct in parts:
+            if code >= 2:
+                contributions.append({"to": to, "index": k, CONTRIBUTION[code]: True})
+            else:
+                contributions.append({"to": to, "index": k, "value": value_summary(ct),
+                                      "summed": code == 1})
         events.append({"step": len(events), "op": op_id, "output": f"t{rec.output._id}",
                        "upstream": value_summary(upstream), "contributions": contributions,
                        "line": rec.where[1] if rec.where else None})
+    return events, {e["op"] for e in events}
+
+
+def _event_columns(b, call):
+    """The events of a big tape's gradient call, as compact columns without values."""
+    row = b.g.index
+    cols = {"op": [], "output": [], "line": [], "upstream": [], "parts": [], "contributions": []}
+    visited = set()
+    none = b.g.t.add("values", None)
+    flat = cols["contributions"]
+    for rec, _upstream, op_id, parts in _walk(b, call):
+        visited.add(op_id)
+        cols["op"].append(row[op_id])
+        cols["output"].append(row[f"t{rec.output._id}"])
+        cols["line"].append(rec.where[1] if rec.where else None)
+        cols["upstream"].append(none)
+        cols["parts"].append(len(parts))
+        for to, k, code, _ in parts:
+            flat.extend((-1 if to is None else row[to], k, code, -1 if code >= 2 else none))
+    return cols, visited
+
+
+def _gradient_doc(b, order, call, names, reasons, index, events_of):
+    """One gradient call: its backward pass as animation events (``events_of(b, call)``:
+    ``_event_dicts`` or, for a big tape, ``_event_columns``), targets, results and why each
+    None. Recorded ops the pass never visited are listed in ``unvisited``."""
+    events, visited = events_of(b, call)
     targets = []
     for t, s in zip(call.targets, call.seeds):
         targets.append({"node": b.node_of_id(t._id), "label": _label_of(names, t, "target"),
@@ -122,8 +193,7 @@ def _gradient_doc(b, g, call, names, reasons, index):
     ops_in_call = {f"o{r.output._id}" for r in call.records if r.op is not READ}
     return {"id": index, "kind": call.kind, "row": call.row,
             "targets": targets, "results": results, "events": events,
-            "unvisited": sorted(ops_in_call - visited, key=lambda n: g.nodes[n]["order"]
-                                if n in g else 0),
+            "unvisited": sorted(ops_in_call - visited, key=lambda n: order.get(n, 0)),
             "unconnected_gradients": call.unconnected.value}
 
 
@@ -140,7 +210,7 @@ def _groups(g):
         parent = None
         for depth in range(len(path)):
             gid = "g:" + "/".join(path[:depth + 1])
-            grp = groups.setdefault(gid, {"id": gid, "label": _group_label(path[depth]),
+            groups.setdefault(gid, {"id": gid, "label": group_label(path[depth]),
                                           "parent": parent, "nodes": []})
             parent = gid
         if path:
@@ -150,45 +220,3 @@ def _groups(g):
                 groups[parent]["nodes"].append(out)
             data["group"] = parent
     return list(groups.values())
-
-
-def _group_label(part):
-    kind, _, name = part.partition(":")
-    return f"{name}()" if kind == "function" else f"{name} ({kind})"
-
-
-def summarize(g, max_nodes):
-    """A smaller graph for a very large tape: runs of the same op on a chain become one node."""
-    h = g.copy()
-    merged = 0
-    for n in list(g.topological_sort()):
-        if n not in h or h.nodes[n].get("kind") != "op":
-            continue
-        # op -> tensor -> same op (single consumer): fold the repeat into this op
-        while True:
-            outs = list(h.successors(n))
-            if len(outs) != 1:
-                break
-            t = outs[0]
-            nxt = [m for m in h.successors(t)]
-            if len(nxt) != 1 or h.nodes[nxt[0]].get("op") != h.nodes[n].get("op"):
-                break
-            m = nxt[0]
-            for p in list(h.predecessors(m)):
-                if p == t:
-                    continue
-                if h.nodes[p].get("kind") == "constant" and h.out_degree(p) == 1:
-                    h.remove_node(p)       # a repeat's own constant folds with it
-                else:
-                    h.add_edge(p, n, index=h.edges[p, m].get("index", 0))
-            for s in list(h.successors(m)):
-                h.add_edge(n, s, index=0)
-            h.remove_node(t)
-            h.remove_node(m)
-            h.nodes[n]["repeat"] = h.nodes[n].get("repeat", 1) + 1
-            merged += 1
-    for n, data in h.nodes(data=True):
-        if data.get("repeat"):
-            data["label"] = f"{data['op']} ×{data['repeat']}"
-    return h, {"original_nodes": g.number_of_nodes(), "nodes": h.number_of_nodes(),
-               "folded_repeats": merged}

@@ -12,7 +12,10 @@ Edges run input -> op -> output, so the graph reads in the direction of the forw
 from ..backprop import READ
 from ..variables import Variable
 from .dag import Dag, to_networkx
-from .summary import value_summary
+from .summary import shape_summary, value_summary
+
+
+NAMED_BY_LABEL = ("constant", "watched", "tensor")   # kinds whose label becomes the user's name
 
 
 def _where(where):
@@ -22,16 +25,23 @@ def _where(where):
 
 
 class GraphBuilder:
-    """Folds the records of several tapes into one graph; each node lists the tapes that saw it."""
+    """Folds the records of several tapes into one graph; each node lists the tapes that saw it.
 
-    def __init__(self):
-        self.g = Dag()
+    ``graph``: where the nodes go (a ``Dag``, or ``compact.NodeColumns`` for a big tape);
+    ``summary``: the value summary of tensors (a variable always gets ``value_summary``)."""
+
+    def __init__(self, graph=None, summary=value_summary):
+        self.g = Dag() if graph is None else graph
+        self.summary = summary
         self.alias = {}        # id of a variable read -> the variable's node
         self.order = 0
 
     def _add(self, nid, **attrs):
         g = self.g
         if nid in g:
+            if hasattr(g, "add_tapes"):
+                g.add_tapes(nid, attrs.get("tapes", []))
+                return nid
             tapes = g.nodes[nid].get("tapes", [])
             for t in attrs.get("tapes", []):
                 if t not in tapes:
@@ -56,7 +66,7 @@ class GraphBuilder:
             return self._add(nid, tapes=[tape_index])
         kind = "watched" if x._id in watched else "constant"
         return self._add(nid, kind=kind, label=_const_label(x) if kind == "constant" else "tensor",
-                         value=value_summary(x), watched=kind == "watched", tapes=[tape_index],
+                         value=self.summary(x), watched=kind == "watched", tapes=[tape_index],
                          **_where(watched.get(x._id) if isinstance(watched, dict) else None))
 
     def add_records(self, records, tape_index, watched_at):
@@ -67,22 +77,43 @@ class GraphBuilder:
                 var = rec.inputs[0]
                 self.alias[rec.output._id] = self.node_for(var, tape_index, watched_at)
                 continue
-            op_id = f"o{rec.output._id}"
-            out_id = f"t{rec.output._id}"
-            new = op_id not in self.g
-            self._add(op_id, kind="op", label=rec.op.name, op=rec.op.name,
-                      attrs=_attrs_text(rec.attrs), scope=list(rec.scope or ()),
-                      tapes=[tape_index], **_where(rec.where))
-            self._add(out_id, kind="tensor", label="", value=value_summary(rec.output),
-                      watched=True, tapes=[tape_index], **_where(rec.where))
-            if new:
-                for k, x in enumerate(rec.inputs):
-                    src = self.node_for(x, tape_index, watched_at)
-                    self.g.add_edge(src, op_id, index=k)
-                self.g.add_edge(op_id, out_id, index=0)
+            op_id, out_id = self.add_record(rec, tape_index, watched_at)
             stream.append({"step": len(stream), "op": op_id, "output": out_id, "record": i,
                            "line": rec.where[1] if rec.where else None})
         return stream
+
+    def add_record(self, rec, tape_index, watched_at):
+        """Adds one op record (its op, output and inputs); returns the op's and output's ids."""
+        op_id = f"o{rec.output._id}"
+        out_id = f"t{rec.output._id}"
+        new = op_id not in self.g
+        self._add(op_id, kind="op", label=rec.op.name, op=rec.op.name,
+                  attrs=_attrs_text(rec.attrs), scope=list(rec.scope or ()),
+                  tapes=[tape_index], **_where(rec.where))
+        self._add(out_id, kind="tensor", label="", value=self.summary(rec.output),
+                  watched=True, tapes=[tape_index], **_where(rec.where))
+        if new:
+            for k, x in enumerate(rec.inputs):
+                src = self.node_for(x, tape_index, watched_at)
+                self.g.add_edge(src, op_id, index=k)
+            self.g.add_edge(op_id, out_id, index=0)
+        return op_id, out_id
+
+    def name_node(self, nid, name):
+        """Gives a source's or target's node (not an op) the user's name (and it as the label
+        of a tensor)."""
+        g = self.g
+        if nid not in g:
+            return
+        if hasattr(g, "name_node"):
+            g.name_node(nid, name)
+            return
+        data = g.nodes[nid]
+        if data.get("kind") == "op":
+            return
+        data.setdefault("name", name)
+        if data.get("kind") in NAMED_BY_LABEL:
+            data["label"] = name
 
     def node_of_id(self, tid):
         if tid in self.alias:
@@ -91,6 +122,96 @@ class GraphBuilder:
             if f"{prefix}{tid}" in self.g:
                 return f"{prefix}{tid}"
         return None
+
+
+class ColumnBuilder(GraphBuilder):
+    """A ``GraphBuilder`` for a big tape: nodes go straight into ``compact.NodeColumns``, tensors
+    are summarized by shape and dtype, and an op (or output, or constant) like one seen before
+    (same op, attributes, scope, line and shape) reuses its interned fields."""
+
+    def __init__(self, cols):
+        super().__init__(cols, shape_summary)
+        self.templates = {}
+        self.constants = {}
+
+    def _add(self, nid, **attrs):
+        g = self.g
+        if nid in g:
+            g.add_tapes(nid, attrs.get("tapes", []))
+            return nid
+        key = self._key(attrs)
+        template = self.templates.get(key) if key is not None else None
+        if template is not None:
+            g.add_like(nid, attrs["kind"], attrs["tapes"], template)
+        else:
+            row = g.add_node(nid, **attrs)
+            if key is not None:
+                self.templates[key] = g.template(row)
+        return nid
+
+    def add_records(self, records, tape_index, watched_at):
+        """As ``GraphBuilder.add_records``, the stream as columns of node rows; a new op whose
+        op, scope, line and output shape were seen before takes a shortcut that copies the
+        interned fields."""
+        cols = self.g
+        row = cols.index
+        stream = {"op": [], "output": [], "record": [], "line": []}
+        fast = {}
+        tapes = (tape_index,)
+        for i, rec in enumerate(records):
+            if rec.op is READ:
+                self.alias[rec.output._id] = self.node_for(rec.inputs[0], tape_index, watched_at)
+                continue
+            out = rec.output
+            where = rec.where
+            key = (rec.op, rec.scope and tuple(rec.scope), where, id(shape_summary(out)))
+            shortcut = None if rec.attrs else fast.get(key)
+            op_id = f"o{out._id}"
+            if shortcut is None or op_id in row:
+                op_id, out_id = self.add_record(rec, tape_index, watched_at)
+                if not rec.attrs:
+                    fast[key] = (cols.template(row[op_id]), cols.template(row[out_id]))
+            else:
+                out_id = f"t{out._id}"
+                cols.add_like(op_id, "op", tapes, shortcut[0], out._id)
+                cols.add_like(out_id, "tensor", tapes, shortcut[1], out._id)
+                for k, x in enumerate(rec.inputs):
+                    cols.add_edge(self.node_for(x, tape_index, watched_at), op_id, k)
+                cols.add_edge(op_id, out_id, 0)
+            stream["op"].append(row[op_id])
+            stream["output"].append(row[out_id])
+            stream["record"].append(i)
+            stream["line"].append(where[1] if where else None)
+        return stream
+
+    def node_for(self, x, tape_index, watched):
+        """As ``GraphBuilder.node_for``; a new constant like one seen before (same label, shape
+        and dtype) copies its interned fields."""
+        if isinstance(x, Variable) or x._id in self.alias or x._id in watched:
+            return super().node_for(x, tape_index, watched)
+        nid = f"t{x._id}"
+        cols = self.g
+        if nid in cols.index:
+            cols.add_tapes(nid, (tape_index,))
+            return nid
+        key = (_const_label(x), id(shape_summary(x)))
+        template = self.constants.get(key)
+        if template is None:
+            super().node_for(x, tape_index, watched)
+            self.constants[key] = cols.template(cols.index[nid])
+        else:
+            cols.add_like(nid, "constant", (tape_index,), template, x._id)
+        return nid
+
+    @staticmethod
+    def _key(attrs):
+        """What makes two nodes' fields the same, for the kinds that repeat; None otherwise."""
+        kind = attrs.get("kind")
+        if kind not in ("op", "tensor", "constant") or attrs.get("attrs"):
+            return None
+        return (kind, attrs["label"], attrs.get("op"), id(attrs.get("value")),
+                tuple(attrs.get("scope") or ()), attrs.get("file"), attrs.get("line"),
+                attrs.get("function"), attrs.get("watched"))
 
 
 def _const_label(x):

@@ -31,6 +31,20 @@ def value_summary(x):
     return out
 
 
+_SHAPES = {}
+
+
+def shape_summary(x):
+    """{'shape', 'dtype'} only, one shared dict per shape and dtype: the summary of a big tape's
+    tensors (the whole summary of each would cost more than the rest of the export)."""
+    v = x._value if hasattr(x, "_value") else np.asarray(x)
+    key = (v.shape, v.dtype)
+    out = _SHAPES.get(key)
+    if out is None:     # (kept: the export tells summaries apart by identity; one per shape)
+        out = _SHAPES[key] = {"shape": list(v.shape), "dtype": _dtype(v)}
+    return out
+
+
 def _dtype(v):
     try:
         return from_numpy(v.dtype).name

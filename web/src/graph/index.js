@@ -6,13 +6,14 @@
 //   panel.clear();     // back to the empty state
 //   panel.destroy();   // removes everything the panel added to rootEl
 //
-// Its parts: toolbar.js (selector, node count, zoom and group buttons), stage.js (the drawing,
+// Its parts: toolbar.js (selector, node count, zoom, group and save buttons), stage.js (the drawing,
 // details and legend), timeline.js (the step control), selection.js (which tape, call and mode),
 // player.js (a timeline position drawn as a step), inspector.js (hover and click on the drawing).
 
 import "./graph.css";
 import { html } from "./dom.js";
 import { boxOfTape, buildModel, visibleGraph } from "./model.js";
+import { download, drawingSvg, pngOf } from "./export.js";
 import { createSelector } from "./selector.js";
 import { createToolbar } from "./toolbar.js";
 import { createStage } from "./stage.js";
@@ -61,6 +62,7 @@ function createParts(rootEl, selection, highlight, actions) {
       selection.toggleAllGroups();
       actions.redraw(false);
     },
+    onSave: (format) => actions.save(format),
   });
   const stage = createStage({ prefix: `tg-graph-${++panels}`, paneHeight: rootEl.clientHeight,
     compact: !!rootEl.closest(".embed"), onLine: highlight });
@@ -73,6 +75,7 @@ function createParts(rootEl, selection, highlight, actions) {
     stage,
     selection,
     onOpenGroup(id) {
+      if (selection.model.groups.get(id)?.fixed) return;     // a big tape's box has no inside drawn
       selection.collapsed.delete(id);
       actions.redraw(false);
     },
@@ -95,7 +98,8 @@ function panelActions({ selector, toolbar, stage, timeline, panel, inspector, pl
     inspector.redrawn(view);
     player.step(false);
     if (fit) fitToTape();
-    toolbar.showGroups(selection.model.groups.size, selection.collapsed.size > 0);
+    const fixed = [...selection.model.groups.values()].filter((g) => g.fixed).length;
+    toolbar.showGroups(selection.model.groups.size - fixed, selection.collapsed.size > fixed);
   }
 
   function fitToTape() {
@@ -138,6 +142,7 @@ function panelActions({ selector, toolbar, stage, timeline, panel, inspector, pl
     timeline.setWhy([]);
     toolbar.showNodeCount(null);
     toolbar.showGroups(0, false);
+    toolbar.showSave(false);
     stage.setEmpty(true);
     panel.dataset.nodeCount = "0";
   }
@@ -149,11 +154,23 @@ function panelActions({ selector, toolbar, stage, timeline, panel, inspector, pl
     inspector.reset();
     showSelection();
     stage.setEmpty(model.nodes.size === 0);
-    toolbar.showNodeCount(doc);
+    toolbar.showNodeCount(model.doc);
+    toolbar.showSave(model.nodes.size > 0);
     panel.dataset.nodeCount = String(model.nodes.size);
     redraw(true);
     panel.dataset.renderMs = (performance.now() - started).toFixed(1);
   }
 
-  return { redraw, fitToTape, selectTape, selectCall, selectMode, clear, show };
+  return { redraw, fitToTape, selectTape, selectCall, selectMode, clear, show,
+    save: (format) => saveDrawing(stage, selection, format) };
+}
+
+/** Saves the drawing as it is now: "svg" or "png". */
+async function saveDrawing(stage, selection, format) {
+  const view = stage.renderer.view;
+  if (!selection.model || !view || !view.items.length) return;
+  const drawing = drawingSvg(stage.svgEl, view.box);
+  const blob = format === "png" ? await pngOf(drawing)
+    : new Blob([drawing.text], { type: "image/svg+xml" });
+  download(`tapegrad-graph.${format}`, blob);
 }

@@ -1,5 +1,7 @@
 // The graph JSON (docs/graph-json.md) checked and indexed, and the part of it that is visible
-// when some groups are collapsed.
+// when some groups are collapsed. The compact form (version 2) is expanded first (compact.js).
+
+import { expandDocument } from "./compact.js";
 
 export const NODE_KINDS = ["variable", "watched", "constant", "op", "tensor"];
 const GROUP_SIZE = { w: 130, h: 44 };
@@ -19,20 +21,22 @@ function isNumber(x) {
 }
 
 function checkNode(n, i) {
-  const where = `nodes[${i}]`;
-  need(n && typeof n === "object", where, "must be an object");
-  need(typeof n.id === "string" && n.id, where, `needs a string "id" (got ${JSON.stringify(n.id)})`);
-  need(NODE_KINDS.includes(n.kind), `${where} (${n.id})`,
-    `has an unknown kind ${JSON.stringify(n.kind)}; expected one of ${NODE_KINDS.join(", ")}`);
+  // (checked without building a message for each node: a big tape has tens of thousands)
+  if (!n || typeof n !== "object") fail(`nodes[${i}]`, "must be an object");
+  if (typeof n.id !== "string" || !n.id) fail(`nodes[${i}]`, `needs a string "id" (got ${JSON.stringify(n.id)})`);
+  if (!NODE_KINDS.includes(n.kind)) {
+    fail(`nodes[${i}] (${n.id})`, `has an unknown kind ${JSON.stringify(n.kind)}; expected one of ${NODE_KINDS.join(", ")}`);
+  }
   for (const k of ["x", "y", "w", "h"]) {
-    need(isNumber(n[k]), `${where} (${n.id})`, `needs a number "${k}" (got ${JSON.stringify(n[k])})`);
+    if (!isNumber(n[k])) fail(`nodes[${i}] (${n.id})`, `needs a number "${k}" (got ${JSON.stringify(n[k])})`);
   }
 }
 
 /** Checks a parsed graph document and indexes it; throws a TypeError naming what is wrong. */
-export function buildModel(doc) {
+export function buildModel(compactOrFull) {
+  const doc = expandDocument(compactOrFull);
   need(doc && typeof doc === "object" && !Array.isArray(doc), "document", "must be a JSON object");
-  need(doc.version === 1, "document", `has version ${JSON.stringify(doc.version)}; this page reads version 1`);
+  need(doc.version === 1, "document", `has version ${JSON.stringify(doc.version)}; this page reads versions 1 and 2`);
   for (const key of ["nodes", "edges", "groups", "tapes"]) {
     need(Array.isArray(doc[key]), "document", `needs an array "${key}"`);
   }
@@ -69,7 +73,7 @@ function indexNodes(doc) {
   const nodes = new Map();
   doc.nodes.forEach((n, i) => {
     checkNode(n, i);
-    need(!nodes.has(n.id), `nodes[${i}]`, `repeats the id ${JSON.stringify(n.id)}`);
+    if (nodes.has(n.id)) fail(`nodes[${i}]`, `repeats the id ${JSON.stringify(n.id)}`);
     nodes.set(n.id, n);
   });
   return nodes;
@@ -81,8 +85,8 @@ function indexEdges(doc, nodes) {
   const edgesInto = new Map();
   const edgesFrom = new Map();
   doc.edges.forEach((e, i) => {
-    need(e && nodes.has(e.source), `edges[${i}]`, `has an unknown source ${JSON.stringify(e && e.source)}`);
-    need(nodes.has(e.target), `edges[${i}]`, `has an unknown target ${JSON.stringify(e.target)}`);
+    if (!e || !nodes.has(e.source)) fail(`edges[${i}]`, `has an unknown source ${JSON.stringify(e && e.source)}`);
+    if (!nodes.has(e.target)) fail(`edges[${i}]`, `has an unknown target ${JSON.stringify(e.target)}`);
     const edge = { key: edgeKey(e.source, e.target), source: e.source, target: e.target };
     edges.push(edge);
     push(edgesFrom, e.source, edge);
@@ -97,9 +101,10 @@ function indexGroups(doc, nodes) {
   doc.groups.forEach((g, i) => {
     need(g && typeof g.id === "string", `groups[${i}]`, "needs a string \"id\"");
     need(Array.isArray(g.nodes), `groups[${i}] (${g.id})`, "needs an array \"nodes\"");
-    for (const m of g.nodes) need(nodes.has(m), `groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
+    for (const m of g.nodes) if (!nodes.has(m)) fail(`groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
     groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
-      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id) });
+      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id),
+      fixed: g.fixed === true, box: g.fixed ? g.box : null, sub: g.sub ?? null });
   });
   for (const g of groups.values()) {
     if (g.parent === null) continue;
@@ -109,20 +114,29 @@ function indexGroups(doc, nodes) {
   return groups;
 }
 
-/** Each node's groups, innermost to outermost; adds the node to each group's `members`. */
+/** Each node's groups, innermost to outermost; adds the node to each group's `members`. Nodes
+ * with the same innermost group share one chain (a big tape's box holds thousands of nodes). */
 function groupChains(nodes, groups) {
   const innermost = new Map();
   for (const g of groups.values()) for (const m of g.own) innermost.set(m, g.id);
-  const chains = new Map();
-  for (const id of nodes.keys()) {
+  const chainOfGroup = new Map();
+  const chainFrom = (first) => {
     const chain = [];
     const seen = new Set();
-    for (let g = innermost.get(id); g != null; g = groups.get(g).parent) {
-      need(!seen.has(g), `group ${g}`, "is its own ancestor");
+    for (let g = first; g != null; g = groups.get(g).parent) {
+      if (seen.has(g)) fail(`group ${g}`, "is its own ancestor");
       seen.add(g);
       chain.push(g);
-      groups.get(g).members.push(id);
     }
+    return chain;
+  };
+  const none = [];
+  const chains = new Map();
+  for (const id of nodes.keys()) {
+    const first = innermost.get(id);
+    if (first != null && !chainOfGroup.has(first)) chainOfGroup.set(first, chainFrom(first));
+    const chain = first == null ? none : chainOfGroup.get(first);
+    for (const g of chain) groups.get(g).members.push(id);
     chains.set(id, chain);
   }
   return chains;
@@ -153,9 +167,10 @@ function groupKind(id) {
   return last.startsWith("function:") ? "function" : "layer";
 }
 
-/** Groups that start collapsed: layers (the library's inside); the user's own functions stay open. */
+/** Groups that start collapsed: layers (the library's inside) and a big tape's boxes (which
+ * never open); the user's own functions stay open. */
 export function initiallyCollapsed(model) {
-  return new Set([...model.groups.values()].filter((g) => g.kind === "layer").map((g) => g.id));
+  return new Set([...model.groups.values()].filter((g) => g.kind === "layer" || g.fixed).map((g) => g.id));
 }
 
 function bounds(items) {
@@ -194,12 +209,14 @@ export function visibleGraph(model, collapsed) {
     const ancestors = [];
     for (let p = g.parent; p != null; p = model.groups.get(p).parent) ancestors.push(p);
     if (ancestors.some((a) => collapsed.has(a)) || g.members.length === 0) continue;
-    const b = bounds(g.members.map((m) => model.nodes.get(m)));
     if (collapsed.has(g.id)) {
       // the box takes the slot of the group's last op, a place the layout kept free of others
-      const at = anchorOf(model, g);
-      items.push({ id: g.id, kind: "group", x: at.x, y: at.y, w: GROUP_SIZE.w, h: GROUP_SIZE.h, group: g });
+      // (a big tape's box has its own place)
+      const at = g.box ? { x: g.box[0], y: g.box[1] } : anchorOf(model, g);
+      items.push({ id: g.id, kind: "group", x: at.x, y: at.y, w: g.box ? g.box[2] : GROUP_SIZE.w,
+        h: g.box ? g.box[3] : GROUP_SIZE.h, group: g });
     } else {
+      const b = bounds(g.members.map((m) => model.nodes.get(m)));
       const pad = FRAME_PAD * (1 + depthBelow(model, g));
       frames.push({ group: g, depth: ancestors.length, x0: b.x0 - pad, y0: b.y0 - pad - FRAME_HEADER,
         x1: b.x1 + pad, y1: b.y1 + pad });

@@ -45,7 +45,7 @@ function nodeTexts(item) {
       const g = item.group;
       const ops = g.members.length;
       return [svg("text", { class: "tg-graph-label", y: -3 }, [fit(g.label, w - 10)]),
-        svg("text", { class: "tg-graph-sub", y: 12 }, [`▸ ${ops} nodes · click to open`])];
+        svg("text", { class: "tg-graph-sub", y: 12 }, [fit(g.sub ?? `▸ ${ops} nodes · click to open`, w - 8)])];
     }
     case "op":
       return [svg("text", { class: "tg-graph-label", y: 4 }, [fit(n.label || n.op, w - 12)])];
@@ -257,6 +257,7 @@ function edgeMarker(cls) {
 function wantedEdgeLabels(r, state) {
   const wanted = new Map();
   for (const [key, label] of state.edgeLabels) {
+    if (!label.text) continue;            // (a big tape's gradients carry no values)
     const vkey = r.view.visibleEdgeOf(key);
     if (vkey === undefined || !r.edgeEls.has(vkey)) continue;
     const prev = wanted.get(vkey);

@@ -63,8 +63,10 @@ export class Selection {
     return true;
   }
 
-  /** Opens every group when any is collapsed, else collapses them all. */
+  /** Opens every group when any can be opened, else collapses them all (a big tape's boxes
+   * stay closed). */
   toggleAllGroups() {
-    this.collapsed = this.collapsed.size ? new Set() : new Set(this.model.groups.keys());
+    const fixed = [...this.model.groups.values()].filter((g) => g.fixed).map((g) => g.id);
+    this.collapsed = this.collapsed.size > fixed.length ? new Set(fixed) : new Set(this.model.groups.keys());
   }
 }

@@ -1,0 +1,185 @@
+"""The graph export at scale (issue 28, items 4 and 8): the compact JSON form (version 2,
+docs/graph-json.md) round-trips, grows linearly, a big tape is drawn as its collapsed view, and
+one SVG writer serves ``tape._repr_svg_()`` and ``python -m tapegrad graph --svg``.
+How long the export takes is measured by engine/bench/graph_export.py, not asserted here."""
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+from tapegrad.graph import capture
+from tapegrad.graph.compact import compact, expand
+from tapegrad.graph.export import to_json
+from tapegrad.graph.svg import to_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def chain(ops, max_nodes=1000):
+    """The graph document of an ``ops``-op tape y = y * 1.0001 ... (3 nodes per op)."""
+    with capture() as cap:
+        x = tf.Variable(np.ones(4, np.float32), name="x")
+        with tf.GradientTape() as tape:
+            y = x
+            for _ in range(ops - 1):
+                y = y * 1.0001
+            loss = tf.reduce_sum(y)
+        tape.gradient(loss, x)
+    return cap.to_dict(max_nodes=max_nodes)
+
+
+def scalar_doc():
+    with capture() as cap:
+        x = tf.Variable(3.0, name="x")
+        w = tf.Variable(2.0, name="w", trainable=False)
+        with tf.GradientTape(persistent=True) as tape:
+            y = x * x
+            z = y + tf.sin(x)
+        tape.gradient(z, [x, w])
+        tape.gradient(y, x)
+    return cap.to_dict()
+
+
+def test_compact_form_round_trips_to_the_same_document():
+    doc = scalar_doc()
+    text = to_json(doc)
+    back = expand(json.loads(text))
+    assert json.loads(text)["version"] == 2
+    assert back["nodes"] == doc["nodes"]
+    assert back["edges"] == doc["edges"]
+    assert back == json.loads(json.dumps(doc))        # groups, tapes, events, results too
+    assert compact(json.loads(text)) == json.loads(text)   # already compact: kept as is
+
+
+def test_compact_nodes_are_small_integers_indexing_tables():
+    doc = json.loads(to_json(chain(300, max_nodes=5000)))
+    nodes, tables = doc["nodes"], doc["tables"]
+    assert set(nodes) == {"id", "fields"}
+    assert all(isinstance(i, int) for col in nodes.values() for i in col)
+    assert all(isinstance(i, int) for col in doc["edges"].values() for i in col)
+    assert "Mul" in tables["strings"]
+    # each op's source line is stored once
+    assert len(tables["sources"]) < 10
+
+
+def test_json_size_grows_linearly_with_the_tape():
+    sizes = {ops: len(to_json(chain(ops))) for ops in (1_000, 2_000, 4_000)}
+    per_op = [sizes[n] / n for n in sizes]
+    assert max(per_op) < 1.5 * min(per_op), sizes
+    assert per_op[0] < 200         # bytes per op (3 nodes, 3 edges, a forward and backward step)
+
+
+def test_a_big_tape_is_collapsed_into_boxes_with_only_they_laid_out():
+    doc = chain(3_000)
+    assert doc["version"] == 2 and doc["layout"]["collapsed"]
+    full = expand(doc)
+    assert len(full["nodes"]) == doc["summarized"]["original_nodes"] == 3 * 3_000   # Sum: no constant
+    assert len(full["edges"]) == len(doc["edges"]["source"])
+    boxes = {g["id"]: g for g in full["groups"]}
+    assert doc["summarized"]["boxes"] == len(boxes) <= 200
+    # every node is in exactly one box, or laid out on its own (the variable)
+    members = [m for g in full["groups"] for m in g["nodes"]]
+    alone = [n for n in full["nodes"] if "x" in n]
+    assert len(members) == len(set(members))
+    assert sorted(members + [n["id"] for n in alone]) == sorted(n["id"] for n in full["nodes"])
+    assert [n["kind"] for n in alone] == ["variable"]
+    assert all(len(g["box"]) == 4 for g in full["groups"])
+    # the edges between boxes carry all edges that cross boxes
+    visible = {m: g["id"] for g in full["groups"] for m in g["nodes"]}
+    crossing = sum(1 for e in full["edges"]
+                   if visible.get(e["source"], e["source"]) != visible.get(e["target"], e["target"]))
+    assert sum(n for _, _, n in doc["layout"]["edges"]) == crossing
+    assert any("×" in g["label"] for g in full["groups"])
+
+
+def test_a_big_tape_keeps_its_streams_and_gradient_results():
+    small, big = chain(400, max_nodes=5000), chain(400, max_nodes=500)
+    full = expand(big)
+    ids = {n["id"]: n for n in full["nodes"]}
+    assert len(full["tapes"][0]["forward"]) == len(small["tapes"][0]["forward"]) == 400
+    call, big_call = small["tapes"][0]["gradients"][0], full["tapes"][0]["gradients"][0]
+    assert len(big_call["events"]) == len(call["events"])
+    assert [r["gradient"] for r in big_call["results"]] == [r["gradient"] for r in call["results"]]
+    assert [(ids[e["op"]]["op"], len(e["contributions"])) for e in big_call["events"]] == \
+        [(next(n for n in small["nodes"] if n["id"] == e["op"])["op"], len(e["contributions"]))
+         for e in call["events"]]
+    # the same nodes as the laid-out export, summarized by shape and dtype only
+    kinds = sorted((n["kind"], n.get("label"), n.get("op")) for n in small["nodes"])
+    assert sorted((n["kind"], n.get("label"), n.get("op")) for n in full["nodes"]) == kinds
+
+
+def test_groups_become_boxes_of_a_big_tape():
+    layer = tf.keras.layers.Dense(3, name="dense")
+    with capture() as cap:
+        x = tf.constant(np.ones((2, 3), np.float32))
+        with tf.GradientTape() as tape:
+            y = x
+            for _ in range(150):
+                y = layer(y)
+            loss = tf.reduce_sum(y)
+        tape.gradient(loss, layer.trainable_variables)
+    doc = cap.to_dict(max_nodes=300)
+    labels = [g["label"] for g in doc["groups"]]
+    assert any("dense (Dense)" in label for label in labels), labels
+    assert len(labels) <= 200
+
+
+def svg_tree(svg):
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    return root
+
+
+def test_svg_has_one_element_per_node_and_edge_and_the_labels():
+    doc = scalar_doc()
+    root = svg_tree(to_svg(doc))
+    ids = [el.get("data-node-id") for el in root.iter() if el.get("data-node-id")]
+    assert sorted(ids) == sorted(n["id"] for n in doc["nodes"])
+    assert len([el for el in root.iter(SVG + "path") if el.get("class") == "edge"]) == len(doc["edges"])
+    texts = {el.text for el in root.iter(SVG + "text")}
+    assert {"x", "w", "Mul", "Sin", "AddV2"} <= texts
+
+
+def test_svg_of_a_big_tape_draws_its_boxes():
+    doc = chain(3_000)
+    root = svg_tree(to_svg(doc))
+    ids = [el.get("data-node-id") for el in root.iter() if el.get("data-node-id")]
+    assert sorted(ids) == sorted([g["id"] for g in doc["groups"]] + ["v" + str(doc["nodes"]["id"][0])])
+    edges = [el for el in root.iter(SVG + "path") if el.get("class") == "edge"]
+    assert len(edges) == len(doc["layout"]["edges"])
+    assert any(el.text and "×" in el.text for el in root.iter(SVG + "text"))
+
+
+def test_repr_svg_is_the_svg_writers_drawing():
+    x = tf.Variable(2.0, name="x")
+    with tf.GradientTape() as tape:
+        y = tf.exp(x) * x
+    svg = tape._repr_svg_()
+    root = svg_tree(svg)
+    assert len([el for el in root.iter() if el.get("data-node-id")]) == 5   # x, Exp, t, Mul, t
+    assert {"x", "Exp", "Mul"} <= {el.text for el in root.iter(SVG + "text")}
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
+def test_command_line_svg_is_what_repr_svg_draws(tmp_path):
+    script = tmp_path / "demo.py"
+    script.write_text("import sys\nimport tapegrad as tf\nx = tf.Variable(2.0, name='x')\n"
+                      "with tf.GradientTape() as t:\n    y = tf.exp(x) * x\n"
+                      "open(sys.argv[1], 'w').write(t._repr_svg_())\nprint('ran')\n")
+    out, both, own = tmp_path / "out.svg", tmp_path / "both.svg", tmp_path / "repr.svg"
+    for args in (["--svg", str(out)], ["-o", str(tmp_path / "g.json"), "--svg", str(both)]):
+        proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", *args, str(script),
+                               str(own)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert "ran" in proc.stdout
+    root = svg_tree(out.read_text())
+    assert {"x", "Exp", "Mul"} <= {el.text for el in root.iter(SVG + "text")}
+    assert out.read_text() == both.read_text() == own.read_text()
+    assert expand(json.loads((tmp_path / "g.json").read_text()))["version"] == 1
+    proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--svg" in proc.stderr
