@@ -450,3 +450,47 @@ def case_frozen_layers_after_loading(tf):
     whole = tf.keras.models.load_model(path)
     return [[layer.trainable for layer in back.layers], len(back.trainable_weights),
             whole.trainable, [layer.trainable for layer in whole.layers]]
+
+
+# ---------------------------------------------------------------- a custom layer and loss
+def _custom_layer_file(tf):
+    L = tf.keras.layers
+
+    @tf.keras.utils.register_keras_serializable(package="Saving")
+    class Scale(L.Layer):
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1],), initializer="ones", name="w")
+
+        def call(self, x):
+            return x * self.w * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    def squared_error(y, p):
+        return tf.reduce_mean(tf.square(y - p))
+    inputs = tf.keras.Input((3,), name="i")
+    model = tf.keras.Model(inputs, L.Dense(1, name="d")(Scale(3.0, name="s")(inputs)), name="m")
+    model.compile("sgd", loss=squared_error)
+    _fill(model)
+    path = _path("custom_layer.keras")
+    model.save(path)
+    return model, squared_error, path
+
+
+def case_custom_layer_and_loss_function(tf):
+    model, loss, path = _custom_layer_file(tf)
+    config = _json(model)
+    back = tf.keras.models.load_model(path, custom_objects={"squared_error": loss})
+    history = back.fit(_x(), np.ones((4, 1), "float32"), epochs=2, shuffle=False, verbose=0)
+    return [config["config"]["layers"][1]["registered_name"], config["compile_config"]["loss"],
+            back.loss is loss, back(_x()), history.history]
+
+
+def case_custom_loss_function_not_given(tf):
+    _, _, path = _custom_layer_file(tf)
+    tf.keras.models.load_model(path)
