@@ -379,3 +379,27 @@ def test_frozen_layers_stay_frozen_and_training_goes_on(tmp_path):
     assert not back.get_layer("frozen").trainable and len(back.trainable_weights) == 2
     assert back.fit(X, Y, epochs=2, shuffle=False, verbose=0).history == \
         model.fit(X, Y, epochs=2, shuffle=False, verbose=0).history
+
+
+@tf.keras.saving.register_keras_serializable(package="SavingTests")
+class GraphInInit(tf.keras.Model):
+    """A subclass that builds a functional graph in its ``__init__``: new layer names on each
+    construction, so its weights are stored by position."""
+
+    def __init__(self, units=2, **kwargs):
+        inputs = tf.keras.Input((3,))
+        super().__init__(inputs, L.Dense(units)(L.Dense(4)(inputs)), **kwargs)
+        self.units = units
+
+    def get_config(self):
+        return {"units": self.units, "name": self.name}
+
+
+def test_subclass_building_a_graph_in_init(tmp_path):
+    model = _fill(GraphInInit())
+    path = tmp_path / "graph.keras"
+    model.save(path)
+    stored = np.load(io.BytesIO(zipfile.ZipFile(path).read("model.weights.npz")))
+    assert stored.files == [f"extra/vars/{i}" for i in range(4)]
+    back = tf.keras.models.load_model(path)
+    np.testing.assert_array_equal(back(X).numpy(), model(X).numpy())

@@ -168,7 +168,9 @@ class Model(Trainer, Layer):
     # -- configs --------------------------------------------------------------------------------
     @property
     def _saves_layers_by_name(self):
-        return self._graph is not None
+        # a functional model's config keeps its layers' names; a subclass building a graph in
+        # its own __init__ makes new ones (its weights are then found by position)
+        return self._graph is not None and _functional_like(type(self))
 
     def get_config(self):
         """A functional model's graph; for a subclassed model, ``name``, ``trainable`` and

@@ -11,7 +11,9 @@ The archive holds what Keras 3 puts there, under the same names, except for the 
   model, ``<attribute>/vars/<i>`` for the layers a subclassed model holds in its attributes
   (``<attribute>/<i>`` for lists, ``<attribute>/<key>`` for dicts, nested the same way),
   ``vars/<i>`` for a model's own variables and ``optimizer/vars/<i>`` for the optimizer's
-  (iterations, learning rate, then its slots, in ``optimizer.variables`` order).
+  (iterations, learning rate, then its slots, in ``optimizer.variables`` order); variables no
+  attribute leads to (a subclass that builds a functional graph in its ``__init__``) come last
+  as ``extra/vars/<i>``, in ``model.weights`` order.
 
 So Keras cannot read these files (it expects HDF5) and tapegrad cannot read Keras's; the config
 JSON is the same. ``zipped=False`` writes the three files into a folder instead.
