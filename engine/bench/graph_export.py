@@ -42,16 +42,23 @@ def _rss_mb(field):
     return None
 
 
-def export_once(ops: int) -> dict:
-    """Records an ``ops``-op tape, then exports it; the numbers of the export."""
+def record_chain(ops: int):
+    """The capture of an ``ops``-op tape y = y * 1.0001 ... then its sum, and its gradient call
+    (also tests/engine/test_graph_export.py's tape)."""
     with capture() as cap:
-        x = tf.Variable(np.ones(4, np.float32))
+        x = tf.Variable(np.ones(4, np.float32), name="x")
         with tf.GradientTape() as tape:
             y = x
             for _ in range(ops - 1):
                 y = y * 1.0001
             loss = tf.reduce_sum(y)
         tape.gradient(loss, x)
+    return cap
+
+
+def export_once(ops: int) -> dict:
+    """Records an ``ops``-op tape, then exports it; the numbers of the export."""
+    cap = record_chain(ops)
     before = _rss_mb("VmRSS")
     t0, c0 = time.perf_counter(), time.process_time()
     doc = cap.to_dict()

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,20 +17,15 @@ from tapegrad.graph.compact import compact, expand
 from tapegrad.graph.export import to_json
 from tapegrad.graph.svg import to_svg
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "engine" / "bench"))
+from graph_export import record_chain  # noqa: E402  (the benchmark's tape)
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def chain(ops, max_nodes=1000):
-    """The graph document of an ``ops``-op tape y = y * 1.0001 ... (3 nodes per op)."""
-    with capture() as cap:
-        x = tf.Variable(np.ones(4, np.float32), name="x")
-        with tf.GradientTape() as tape:
-            y = x
-            for _ in range(ops - 1):
-                y = y * 1.0001
-            loss = tf.reduce_sum(y)
-        tape.gradient(loss, x)
-    return cap.to_dict(max_nodes=max_nodes)
+    """The graph document of the bench's ``ops``-op tape y = y * 1.0001 ... (3 nodes per op)."""
+    return record_chain(ops).to_dict(max_nodes=max_nodes)
 
 
 def scalar_doc():
