@@ -345,11 +345,11 @@ def _truncate_mod_impl(x, y):
         return xp.fmod(x, y).astype(x.dtype)
 
 
-TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl,
-                                    dtypes=NUMBER))   # TF: None, None
+TRUNCATE_DIV = defnondiff(primitive("TruncateDiv", _truncate_div_impl,   # TF: None, None
+                                    dtypes=NUMBER.no_kernel(*COMPLEX_NAMES)))
 defshape(TRUNCATE_DIV, shape_rules.broadcasting)
-TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl,
-                         dtypes=FLOAT_INT)  # TF registers no gradient: LookupError
+TRUNCATE_MOD = primitive("TruncateMod", _truncate_mod_impl,   # TF registers no gradient
+                         dtypes=FLOAT_INT.no_kernel("float16"))
 exempt(TRUNCATE_MOD, **NO_GRADIENT)
 defshape(TRUNCATE_MOD, shape_rules.broadcasting)
 

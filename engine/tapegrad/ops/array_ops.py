@@ -311,6 +311,8 @@ def _like(input, dtype):  # noqa: A002
 @allocating("ZerosLike")
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
+    if dt == object:        # a string tensor: TensorFlow's zero is the empty string
+        return wrap(xp.full(shape, b"", dt))
     return wrap(xp.zeros(shape, dt))
 
 

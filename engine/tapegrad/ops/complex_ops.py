@@ -82,10 +82,26 @@ def _is_complex(z):
     return z._value.dtype.kind == "c"
 
 
+def _is_number(z):
+    """Whether ``z`` has a numeric dtype (TensorFlow's ``is_numeric``: not bool, not string)."""
+    return z._value.dtype.kind in "fiuc"
+
+
 def real(input, name=None):  # noqa: A002
-    """The real part of a complex tensor (a real tensor is returned as it is)."""
+    """The real part of a complex tensor (a real tensor is returned as it is).
+
+    >>> import tapegrad as tf
+    >>> tf.math.real(tf.constant([True]))
+    Traceback (most recent call last):
+    ...
+    TypeError: input must be a numeric tensor, but got tensor with dtype <dtype: 'bool'>
+    """
     z = _tensor(input)
-    return bind(REAL, (z,), {}) if _is_complex(z) else z
+    if _is_complex(z):
+        return bind(REAL, (z,), {})
+    if not _is_number(z):
+        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype {z.dtype}")
+    return z
 
 
 def imag(input, name=None):  # noqa: A002
@@ -97,7 +113,11 @@ def imag(input, name=None):  # noqa: A002
 def conj(x, name=None):
     """The complex conjugate (a real tensor is returned as it is)."""
     z = _tensor(x)
-    return bind(CONJ, (z,), {}) if _is_complex(z) else z
+    if _is_complex(z):
+        return bind(CONJ, (z,), {})
+    if not _is_number(z):
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {z.dtype!r}.")
+    return z
 
 
 def angle(input, name=None):  # noqa: A002

@@ -3,9 +3,11 @@ them: ``norm`` (with the spectral norm), ``lstsq``, ``pinv``, ``matrix_rank``, `
 ``expm``; with ``matvec`` and ``cross``.
 
 Each decomposition output is its own primitive (``Qr`` gives Q, ``QrR`` gives R, and so on),
-computed by NumPy's LAPACK routines, so the sign conventions are LAPACK's, as TensorFlow's. A
-gradient reaching several outputs is the sum of each output's rule, and the rules are written
-with the engine's ops (the decompositions themselves included), so higher orders work.
+computed by NumPy's LAPACK routines, so the sign conventions are LAPACK's (TensorFlow's CPU
+kernels for ``svd`` and ``eigh`` are Eigen's solvers, whose vectors may differ in sign: see
+PENDING in tests/conformance/cases/dtypes_table.py). A gradient reaching several outputs is the
+sum of each output's rule, and the rules are written with the engine's ops (the decompositions
+themselves included), so higher orders work.
 
 Gradient conventions, recorded from TensorFlow 2.21:
 
@@ -29,6 +31,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks import check_dtype
 from ..checks.dtype_rules import FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
@@ -39,6 +42,7 @@ from .arithmetic_ops import abs, cast, maximum, negative, subtract
 from .array_ops import (
     concat, expand_dims, eye, matrix_transpose, ones_like, stack, transpose, zeros_like,
 )
+from .complex_ops import real
 from .exponential_ops import reciprocal, sqrt, square
 from .linalg_ops import band_part, cholesky, cholesky_solve, solve, triangular_solve
 from .logic_ops import where
@@ -51,12 +55,17 @@ def _tensor(x):
     return x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
 
 
-def _matrix(x, op):
+def _matrix(x, op, rule=None):
+    """``x`` as a tensor of matrices for the op named ``op``. ``rule``: the primitive whose dtype
+    rule is checked first, as TensorFlow's kernel lookup is; without one (a composite), a
+    floating or complex dtype is required."""
     x = _tensor(x)
+    if rule is not None:
+        check_dtype(rule, x)
     if x._value.ndim < 2:
         raise InvalidArgumentError(f"Input tensor 0 must have rank >= 2, got shape "
                                    f"{list(x._value.shape)} [Op:{op}]")
-    if not (x.dtype.is_floating or x.dtype.is_complex):
+    if rule is None and not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"{op}: expected a floating-point tensor, got {x.dtype.name}")
     return x
 
@@ -110,11 +119,13 @@ def _eigh_vectors(a):
     return xp.ascontiguousarray(xp.linalg.eigh(a)[1].astype(a.dtype, copy=False))
 
 
+# TensorFlow lists half for these decompositions but has no CPU kernel for it (Qr has one)
+_NO_HALF = FLOAT_COMPLEX.no_kernel("float16")
 EIGH_VALUES = primitive("SelfAdjointEigV2", _quiet(_eigh_values, "SelfAdjointEigV2"),
-                        dtypes=FLOAT_COMPLEX)
+                        dtypes=_NO_HALF)
 defshape(EIGH_VALUES, shape_rules.eig_values())
 EIGH_VECTORS = primitive("SelfAdjointEigV2Vectors", _quiet(_eigh_vectors, "SelfAdjointEigV2"),
-                         dtypes=FLOAT_COMPLEX)
+                         dtypes=_NO_HALF)
 defshape(EIGH_VECTORS, shape_rules.square_matrix)
 
 
@@ -163,8 +174,8 @@ defvjp(EIGH_VECTORS, _eig_vjp_vectors)
 defjvp(EIGH_VECTORS, _eig_jvp_vectors)
 
 
-def _square(x, op):
-    x = _matrix(x, op)
+def _square(x, op, rule=None):
+    x = _matrix(x, op, rule)
     s = x._value.shape
     if s[-1] != s[-2]:
         raise InvalidArgumentError(f"Input matrix must be square, got shape {list(s)} [Op:{op}]")
@@ -180,13 +191,13 @@ def eigh(tensor, name=None):
     >>> e.numpy().tolist()
     [1.0, 3.0]
     """
-    a = _square(tensor, "SelfAdjointEigV2")
+    a = _square(tensor, "SelfAdjointEigV2", EIGH_VALUES)
     return bind(EIGH_VALUES, (a,), {}), bind(EIGH_VECTORS, (a,), {})
 
 
 def eigvalsh(tensor, name=None):
     """Eigenvalues (ascending) of self-adjoint matrices (the lower triangle is read)."""
-    a = _square(tensor, "SelfAdjointEigV2")
+    a = _square(tensor, "SelfAdjointEigV2", EIGH_VALUES)
     return bind(EIGH_VALUES, (a,), {})
 
 
@@ -196,20 +207,41 @@ def _svd_parts(a, full_matrices):
     return u, s, xp.swapaxes(vh, -1, -2)
 
 
-SVD_S = primitive("Svd", _quiet(lambda a: _svd_parts(a, False)[1].astype(a.dtype, copy=False),
-                                "Svd"), dtypes=FLOAT_COMPLEX)
-defshape(SVD_S, shape_rules.decomposition("s"))
+def _real_dtype(a):
+    return xp.float32 if a.dtype == xp.complex64 else (
+        xp.float64 if a.dtype == xp.complex128 else a.dtype)
+
+
+def _singular_values_spec(a, **attrs):
+    """The singular values are real, of a complex input too."""
+    return shape_rules.Spec(shape_rules.decomposition("s")(a, **attrs).shape, a.dtype.real_dtype)
+
+
+SVD_S = primitive("Svd", _quiet(lambda a: _svd_parts(a, False)[1].astype(
+    _real_dtype(a), copy=False), "Svd"), dtypes=_NO_HALF)
+defshape(SVD_S, _singular_values_spec)
 SVD_U = primitive("SvdU", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
-    _svd_parts(a, full_matrices)[0].astype(a.dtype, copy=False)), "Svd"), dtypes=FLOAT_COMPLEX)
+    _svd_parts(a, full_matrices)[0].astype(a.dtype, copy=False)), "Svd"), dtypes=_NO_HALF)
 defshape(SVD_U, shape_rules.decomposition("u"))
 SVD_V = primitive("SvdV", _quiet(lambda a, full_matrices: xp.ascontiguousarray(
-    _svd_parts(a, full_matrices)[2].astype(a.dtype, copy=False)), "Svd"), dtypes=FLOAT_COMPLEX)
+    _svd_parts(a, full_matrices)[2].astype(a.dtype, copy=False)), "Svd"), dtypes=_NO_HALF)
 defshape(SVD_V, shape_rules.decomposition("v"))
 
 
+def _complex(a):
+    return a._value.dtype.kind == "c"
+
+
+def _as_input_dtype(s, a):
+    """Real singular values (or their gradient) in a complex input's dtype, as TensorFlow's
+    rules compute with them."""
+    return cast(s, a.dtype) if _complex(a) else s
+
+
 def _reduced(a):
-    """(s, u, v) of the reduced SVD, as recorded ops."""
-    return (bind(SVD_S, (a,), {}), bind(SVD_U, (a,), {"full_matrices": False}),
+    """(s, u, v) of the reduced SVD, as recorded ops (s in ``a``'s dtype)."""
+    return (_as_input_dtype(bind(SVD_S, (a,), {}), a),
+            bind(SVD_U, (a,), {"full_matrices": False}),
             bind(SVD_V, (a,), {"full_matrices": False}))
 
 
@@ -235,7 +267,7 @@ def _extra_column_term(g_full, full, r, s, other):
 
 def _svd_vjp_s(g, ans, a):
     s, u, v = _reduced(a)
-    return matmul(u, matmul(_diag(g), v, transpose_b=True))
+    return matmul(u, matmul(_diag(_as_input_dtype(g, a)), v, transpose_b=True))
 
 
 def _svd_uv_terms(a):
@@ -284,7 +316,8 @@ def _svd_vjp_v(g, ans, a, full_matrices):
 
 def _svd_jvp_s(t, ans, a):
     s, u, v = _reduced(a)
-    return _diag_part(matmul(u, matmul(t, v), transpose_a=True))
+    tangent = _diag_part(matmul(u, matmul(t, v), transpose_a=True))
+    return real(tangent) if _complex(a) else tangent
 
 
 def _svd_jvp_u(t, ans, a, full_matrices):
@@ -329,7 +362,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     >>> tf.linalg.svd([[3.0, 0.0], [0.0, -2.0]], compute_uv=False).numpy().tolist()
     [3.0, 2.0]
     """
-    a = _matrix(tensor, "Svd")
+    a = _matrix(tensor, "Svd", SVD_S)
     s = bind(SVD_S, (a,), {})
     if not compute_uv:
         return s
@@ -339,7 +372,9 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 # -- qr -------------------------------------------------------------------------------------------
 def _qr_impl(a, full_matrices, part):
-    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    # LAPACK has no half precision: TensorFlow's half kernel is computed here in float32
+    work = a.astype(xp.float32) if a.dtype == xp.float16 else a
+    q, r = xp.linalg.qr(work, mode="complete" if full_matrices else "reduced")
     return xp.ascontiguousarray((q if part == 0 else r).astype(a.dtype, copy=False))
 
 
@@ -473,7 +508,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
     >>> [round(float(v) ** 2, 4) for v in (r[0, 0], r[1, 1])]   # |r_ii|, squared
     [25.0, 0.36]
     """
-    a = _matrix(input, "Qr")
+    a = _matrix(input, "Qr", QR_Q)
     attrs = {"full_matrices": bool(full_matrices)}
     return _QR(bind(QR_Q, (a,), attrs), bind(QR_R, (a,), attrs))
 

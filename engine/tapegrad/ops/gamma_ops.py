@@ -37,14 +37,15 @@ from ..primitives import NO_GRADIENT, exempt
 
 
 def _floats(op, *args, allowed=("float32", "float64")):
-    """Converts ``args`` to tensors of one floating dtype (Python numbers follow a tensor)."""
+    """Converts ``args`` to tensors of one floating dtype (Python numbers follow a tensor);
+    ``allowed`` None leaves the dtype to the primitive's rule."""
     like = next((a for a in args if hasattr(a, "dtype")), None)
     ts = [_tensor(a, like=like) for a in args]
     names = {t.dtype.name for t in ts}
     if len(names) > 1:
         raise InvalidArgumentError(f"{op}: the inputs must have one dtype, got "
                                    f"{', '.join(t.dtype.name for t in ts)}")
-    if ts[0].dtype.name not in allowed:
+    if allowed is not None and ts[0].dtype.name not in allowed:
         raise InvalidArgumentError(
             f"{op}: expected {' or '.join(allowed)} inputs, got {ts[0].dtype.name}")
     return ts
@@ -59,10 +60,11 @@ def _cast_like(values, like):
 
 
 # -- igamma / igammac -------------------------------------------------------------------------------
-IGAMMA = primitive("Igamma", lambda a, x: _cast_like(_num.igamma(a, x)[0], x), dtypes=FLOAT)
+IGAMMA = primitive("Igamma", lambda a, x: _cast_like(_num.igamma(a, x)[0], x),
+                   dtypes=FLOAT.no_kernel("float16"))
 defshape(IGAMMA, shape_rules.broadcasting)
 IGAMMAC = primitive("Igammac", lambda a, x: _cast_like(_num.igamma(a, x, upper=True)[0], x),
-                    dtypes=FLOAT)
+                    dtypes=FLOAT.no_kernel("float16"))
 defshape(IGAMMAC, shape_rules.broadcasting)
 IGAMMA_GRAD_A = primitive("IgammaGradA", lambda a, x: _cast_like(_num.igamma(a, x)[1], x),
                           exempt=INTERNAL)
@@ -106,7 +108,7 @@ def igamma(a, x, name=None):
     >>> round(float(tf.math.igamma(1.0, 1.0)), 6)      # 1 - exp(-1)
     0.632121
     """
-    return bind(IGAMMA, tuple(_floats("Igamma", a, x)), {})
+    return bind(IGAMMA, tuple(_floats("Igamma", a, x, allowed=None)), {})
 
 
 def igammac(a, x, name=None):
@@ -116,7 +118,7 @@ def igammac(a, x, name=None):
     >>> round(float(tf.math.igammac(1.0, 1.0)), 6)     # exp(-1)
     0.367879
     """
-    return bind(IGAMMAC, tuple(_floats("Igammac", a, x)), {})
+    return bind(IGAMMAC, tuple(_floats("Igammac", a, x, allowed=None)), {})
 
 
 # -- betainc ----------------------------------------------------------------------------------------

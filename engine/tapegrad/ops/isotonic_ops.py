@@ -15,6 +15,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks import check_dtype
 from ..checks.dtype_rules import REAL
 from .. import shape_rules
 from ..table import defshape
@@ -115,6 +116,7 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
     ([[2.5, 2.5, 2.5, 2.5, 0.5]], [[0, 0, 0, 0, 1]])
     """
     x = inputs.read_value() if isinstance(inputs, Variable) else convert_to_tensor(inputs)
+    check_dtype(ISOTONIC, x)    # TensorFlow's op takes the input as it is and casts inside
     out_dtype = dtypes.as_dtype(_OUTPUT_DTYPE.get(x.dtype.name, "float64"))
     if x.dtype != out_dtype:
         x = cast(x, out_dtype)

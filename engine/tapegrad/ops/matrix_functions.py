@@ -19,6 +19,7 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..recording import bind
 from ..table import defjvp, defvjp, primitive
+from ..checks import check_dtype
 from ..checks.dtype_rules import COMPLEX, FLOAT_COMPLEX
 from .. import shape_rules
 from ..table import defshape
@@ -87,7 +88,8 @@ def _batched(fn, a):
     return xp.ascontiguousarray(out.reshape(a.shape).astype(a.dtype))
 
 
-SQRTM = primitive("MatrixSquareRoot", lambda a: _batched(_sqrt_one, a), dtypes=FLOAT_COMPLEX)
+SQRTM = primitive("MatrixSquareRoot", lambda a: _batched(_sqrt_one, a),   # half: no CPU kernel
+                  dtypes=FLOAT_COMPLEX.no_kernel("float16"))
 defshape(SQRTM, shape_rules.square_matrix)
 
 
@@ -111,17 +113,15 @@ defvjp(SQRTM, lambda g, ans, a: _sylvester(matrix_transpose(ans), matrix_transpo
 defjvp(SQRTM, lambda t, ans, a: _sylvester(ans, ans, t))
 
 
-def _square_input(x, op, complex_only=False):
+def _square_input(x, prim):
+    """``x`` as square matrices for the primitive ``prim``, its dtype rule checked first (as
+    TensorFlow's kernel lookup is)."""
     x = x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
+    check_dtype(prim, x)
     s = x._value.shape
     if len(s) < 2 or s[-1] != s[-2]:
-        raise InvalidArgumentError(f"Input matrix must be square, got shape {list(s)} [Op:{op}]")
-    allowed = "c" if complex_only else "fc"
-    if x._value.dtype.kind not in allowed or x._value.dtype == xp.float16:
-        names = "complex64, complex128" if complex_only else \
-            "double, float, complex64, complex128"
-        raise InvalidArgumentError(f"Value for attr 'T' of {x.dtype.name} is not in the list of "
-                                   f"allowed values: {names} [Op:{op}]")
+        raise InvalidArgumentError(f"Input matrix must be square, got shape {list(s)} "
+                                   f"[Op:{prim.name}]")
     return x
 
 
@@ -133,7 +133,7 @@ def sqrtm(input, name=None):  # noqa: A002
     >>> tf.linalg.sqrtm([[4.0, 0.0], [0.0, 9.0]]).numpy().round(4).tolist()
     [[2.0, 0.0], [0.0, 3.0]]
     """
-    return bind(SQRTM, (_square_input(input, "MatrixSquareRoot"),), {})
+    return bind(SQRTM, (_square_input(input, SQRTM),), {})
 
 
 def _log_one(a):
@@ -166,7 +166,11 @@ def logm(input, name=None):  # noqa: A002
     >>> tf.linalg.logm(m).numpy().real.round(4).tolist()
     [[0.0, 1.0], [0.0, 0.0]]
     """
-    return bind(LOGM, (_square_input(input, "MatrixLogarithm", complex_only=True),), {})
+    x = input.read_value() if isinstance(input, Variable) else convert_to_tensor(input)
+    if x._value.dtype.kind != "c":      # TensorFlow's message (recorded in linalg_more)
+        raise InvalidArgumentError(f"Value for attr 'T' of {x.dtype.name} is not in the list of "
+                                   f"allowed values: complex64, complex128 [Op:MatrixLogarithm]")
+    return bind(LOGM, (_square_input(x, LOGM),), {})
 
 
 def matrix_square_root(input, name=None):  # noqa: A002

@@ -393,9 +393,11 @@ def _extreme_u_jvp(t, ans, x, indices, updates, pick):
     return divide(scatter_nd(indices, multiply(t, u_hit), tuple(x._value.shape)), count)
 
 
-TENSOR_SCATTER_MAX = primitive("TensorScatterMax", _scatter_extreme_impl, dtypes=REAL)
+# TensorFlow's op takes every dtype; its kernels, ordered numbers only
+_EXTREME_DTYPES = ANY.no_kernel(*REAL.rejected())
+TENSOR_SCATTER_MAX = primitive("TensorScatterMax", _scatter_extreme_impl, dtypes=_EXTREME_DTYPES)
 defshape(TENSOR_SCATTER_MAX, shape_rules.same)
-TENSOR_SCATTER_MIN = primitive("TensorScatterMin", _scatter_extreme_impl, dtypes=REAL)
+TENSOR_SCATTER_MIN = primitive("TensorScatterMin", _scatter_extreme_impl, dtypes=_EXTREME_DTYPES)
 defshape(TENSOR_SCATTER_MIN, shape_rules.same)
 for _prim in (TENSOR_SCATTER_MAX, TENSOR_SCATTER_MIN):
     defvjp(_prim, _extreme_x_vjp, None, _extreme_u_vjp)
@@ -404,6 +406,7 @@ for _prim in (TENSOR_SCATTER_MAX, TENSOR_SCATTER_MIN):
 
 def _scatter_extreme(op, prim, pick, tensor, indices, updates):
     t, u = convert.same_dtype([tensor, updates], op)
+    checks.check_dtype(prim, t)                  # before scatter_nd runs on the updates
     idx = _indices(indices, op)
     scatter_nd(idx, u, t._value.shape)           # the shape checks of scatter_nd
     return bind(prim, (t, idx, u), {"pick": pick})

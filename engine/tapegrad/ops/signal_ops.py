@@ -178,10 +178,11 @@ def _fit(x, lengths):
 
 
 def _rfft(x, fft_length, rank, op):
-    x = _tensor(x)
+    # TensorFlow's wrapper converts Python values with float32 preferred and refuses other
+    # dtypes itself
+    x = _tensor(x) if hasattr(x, "dtype") else convert_to_tensor(x, dtype_hint="float32")
     if x._value.dtype.name not in _COMPLEX_OF:
-        raise InvalidArgumentError(f"Value for attr 'Treal' of {x.dtype.name} is not in the list "
-                                   f"of allowed values: float, double [Op:{op}]")
+        raise ValueError(f"RFFT requires tf.float32 or tf.float64 inputs, got: {x}")
     if x._value.ndim < rank:
         raise InvalidArgumentError(f"Input must have rank of at least {rank} but got: "
                                    f"{x._value.ndim} [Op:{op}]")

@@ -153,7 +153,7 @@ def lgamma(x, name=None):
     >>> round(float(tf.math.lgamma(0.5)), 4)
     0.5724
     """
-    return bind(LGAMMA, (_float(x, "Lgamma"),), {})
+    return bind(LGAMMA, (_tensor(x),), {})
 
 
 def digamma(x, name=None):
@@ -163,7 +163,7 @@ def digamma(x, name=None):
     >>> round(float(tf.math.digamma(1.0)), 4)
     -0.5772
     """
-    return bind(DIGAMMA, (_float(x, "Digamma"),), {})
+    return bind(DIGAMMA, (_tensor(x),), {})
 
 
 def polygamma(a, x, name=None):
@@ -173,7 +173,7 @@ def polygamma(a, x, name=None):
     >>> round(float(tf.math.polygamma(1.0, 1.0)), 4)
     1.6449
     """
-    x = _float(x, "Polygamma")
+    x = _tensor(x)
     a = _tensor(a, like=x)
     if a.dtype != x.dtype:
         raise TypeError(f"Polygamma: a and x must have the same dtype, got {a.dtype.name} and "
@@ -225,8 +225,6 @@ def _pair(x, y, op):
     if x.dtype != y.dtype:
         raise TypeError(f"{op}: x and y must have the same dtype, got {x.dtype.name} and "
                         f"{y.dtype.name}")
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(f"{op}: expected floating-point tensors, got {x.dtype.name}")
     return x, y
 
 
@@ -290,7 +288,8 @@ ERFC = elementwise("Erfc", _erfc_impl, lambda ans, x: multiply(
     convert_to_tensor(-2.0 / _math.sqrt(_math.pi), dtype=x.dtype), exp(negative(square(x)))),
                    dtypes=FLOAT)
 ERFINV = elementwise("Erfinv", _erfinv_impl, lambda ans, x: multiply(
-    convert_to_tensor(_SQRT_PI_OVER_2, dtype=x.dtype), exp(square(ans))), dtypes=FLOAT)
+    convert_to_tensor(_SQRT_PI_OVER_2, dtype=x.dtype), exp(square(ans))),
+                     dtypes=FLOAT.no_kernel("float16"))
 
 
 def erfc(x, name=None):
@@ -300,12 +299,12 @@ def erfc(x, name=None):
     >>> float(tf.math.erfc(0.0))
     1.0
     """
-    return bind(ERFC, (_float(x, "Erfc"),), {})
+    return bind(ERFC, (_tensor(x),), {})
 
 
 def erfinv(x, name=None):
     """The inverse of erf on (-1, 1) (+-inf at +-1, NaN outside)."""
-    return bind(ERFINV, (_float(x, "Erfinv"),), {})
+    return bind(ERFINV, (_tensor(x),), {})
 
 
 def ndtri(x, name=None):
