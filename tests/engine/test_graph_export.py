@@ -76,7 +76,7 @@ def test_a_big_tape_is_collapsed_into_boxes_with_only_they_laid_out():
     assert len(full["nodes"]) == doc["summarized"]["original_nodes"] == 3 * 3_000   # Sum: no constant
     assert len(full["edges"]) == len(doc["edges"]["source"])
     boxes = {g["id"]: g for g in full["groups"]}
-    assert doc["summarized"]["boxes"] == len(boxes) <= 200
+    assert doc["summarized"]["boxes"] == len(boxes) <= 60
     # every node is in exactly one box, or laid out on its own (the variable)
     members = [m for g in full["groups"] for m in g["nodes"]]
     alone = [n for n in full["nodes"] if "x" in n]
@@ -121,7 +121,7 @@ def test_groups_become_boxes_of_a_big_tape():
     doc = cap.to_dict(max_nodes=300)
     labels = [g["label"] for g in doc["groups"]]
     assert any("dense (Dense)" in label for label in labels), labels
-    assert len(labels) <= 200
+    assert len(labels) <= 60
 
 
 def svg_tree(svg):

@@ -13,7 +13,7 @@ from .compact import KINDS
 from .dag import Dag
 from .layout import NODE_SIZE, layered_layout
 
-MAX_BOXES = 200
+MAX_BOXES = 60         # more boxes than this merge into blocks (a readable overview)
 MIN_BOXES = 3        # fewer boxes than this: look one group level deeper
 OP, TENSOR, CONSTANT = (KINDS.index(k) for k in ("op", "tensor", "constant"))
 

@@ -132,6 +132,6 @@ def _collapsed_svg(doc):
                    f'fill="{stroke}" font-weight="bold">{html.escape(str(label)[:22])}</text>')
         if it.get("sub"):
             out.append(f'<text x="{x}" y="{y + 13}" text-anchor="middle" fill="#374151" '
-                       f'font-size="10">{html.escape(it["sub"][:30])}</text>')
+                       f'font-size="10">{html.escape(it["sub"][:25])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
