@@ -208,6 +208,26 @@ def case_conv2d_zero_kernel(tf):
     return tf.keras.layers.Conv2D(filters=2, kernel_size=0)
 
 
+def case_conv2d_float_filters(tf):
+    return tf.keras.layers.Conv2D(2.5, 3)
+
+
+def case_conv2d_filters_not_divisible_by_groups(tf):
+    return tf.keras.layers.Conv2D(4, 3, groups=3)
+
+
+def case_conv2d_float_kernel_size(tf):
+    return tf.keras.layers.Conv2D(2, 2.5)
+
+
+def case_conv2d_zero_strides(tf):
+    return tf.keras.layers.Conv2D(2, 3, strides=0)
+
+
+def case_max_pooling_zero_pool_size(tf):
+    return tf.keras.layers.MaxPooling2D(0)
+
+
 def case_conv2d_kernel_larger_than_input(tf):
     return tf.keras.layers.Conv2D(2, 5)(tf.ones([1, 3, 3, 1]))
 

@@ -14,6 +14,9 @@ class Conv(KernelConv):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
                  dilation_rate=1, groups=1, activation=None, use_bias=True, **kwargs):
+        if isinstance(filters, (int, float)) and filters > 0 and filters % groups:
+            raise ValueError(f"The number of filters must be evenly divisible by the number of "
+                             f"groups. Received: groups={groups}, filters={filters}.")
         super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
                          activation, use_bias, **kwargs)
         if groups != 1:
