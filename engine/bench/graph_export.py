@@ -12,7 +12,8 @@ process's CPU time for it (the wall time less what other processes took). The ta
 chain ``y = y * 1.0001`` (each op adds an op node, its output and a constant: 3 nodes per op), the
 shape of a long training loop's tape. Issue 28's goal: 200k ops under 10 s and 1 GB. The page's
 draw time is the panel's own measure (``data-render-ms``: the JSON read, indexed and drawn) in
-headless Chromium, and the whole run from Run to the drawing.
+headless Chromium, and the time from the run's last printed line to the drawn graph (the export
+inside Pyodide, the message and the drawing).
 """
 import argparse
 import json
@@ -77,7 +78,7 @@ def _in_fresh_process(ops):
 
 
 def page_draw_times(sizes):
-    """{ops: (the panel's draw ms, the whole run ms)} in headless Chromium."""
+    """{ops: (the panel's draw ms, ms from the run's end to the drawing)} in headless Chromium."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "tests", "browser"))
     from test_graph_export import CHAIN, draw_times  # lazy: Playwright, only with --page
@@ -105,7 +106,8 @@ def main() -> None:
               f"{r['json_mb'] * 1e6 / r['nodes']:>10.1f}", flush=True)
     if args.page:
         print("page (headless Chromium): ops, the panel's draw ms (data-render-ms: the JSON read, "
-              "indexed and drawn), the whole run ms (Run to drawn, the Python run included)")
+              "indexed and drawn), ms from the run's last printed line to the drawn graph (the "
+              "export in Pyodide included)")
         for ops, (render, total) in page_draw_times([1_000, 10_000]).items():
             print(f"{ops:>9} {render:>9.0f} {total:>9.0f}")
 
