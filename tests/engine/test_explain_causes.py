@@ -3,7 +3,6 @@ TensorFlow's None is recorded for each): ``tape.explain`` gives the cause's reas
 JSON that the page and the notebook widget show carries the same sentence, built once by
 ``tapegrad.graph.explain.none_sentence``. (tests/browser/test_none_explained.py checks what the
 page and the widget draw of it.)"""
-import json
 import logging
 import sys
 from pathlib import Path
@@ -65,17 +64,14 @@ def test_graph_json_of_the_page_and_the_widget_carries_the_same_sentence(name):
     doc = widget.graph_document(ns["tape"])
     whys = [r["why"] for t in doc["tapes"] for c in t["gradients"] for r in c["results"] if r["none"]]
     assert whys == [sentence]
-    # the page: what the playground's runtime sends for the same program
-    sent = []
-    status = runtime.Session(lambda kind, payload: sent.append((kind, payload))).run(
-        program(name, "tensorflow"))
-    assert status["ok"], sent
-    (items,) = [json.loads(p)["items"] for k, p in sent if k == "nones"]
-    (item,) = items
+    # the page: its console's line and its graph, from the run's graph document (the runtime's
+    # Session sends both; tests/browser/test_none_explained.py runs them in the page)
+    page_doc = cap.to_dict()
+    (item,) = runtime.none_explanations(page_doc)
     assert item["message"] == ns["why"].message
     assert item["text"] == sentence[:1].lower() + sentence[1:]
-    (graph,) = [json.loads(p) for k, p in sent if k == "graph"]
-    page_whys = [r["why"] for t in graph["tapes"] for c in t["gradients"] for r in c["results"] if r["none"]]
+    page_whys = [r["why"] for t in page_doc["tapes"] for c in t["gradients"] for r in c["results"]
+                 if r["none"]]
     assert page_whys == [sentence]
 
 
