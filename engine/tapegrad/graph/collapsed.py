@@ -73,9 +73,10 @@ def collapse(cols):
 
 def _keys(c, tables, ops, depth):
     """Each op's box key: ("group", its group path cut at ``depth``) or, for an op in fewer
-    groups, ("line", its group path, file, line)."""
+    groups, ("line", its group path, file, line); and the longest group path."""
     cache = {}
     keys = []
+    deepest = 0
     for r in ops:
         k = (c["scope"][r], c["where"][r])
         key = cache.get(k)
@@ -86,8 +87,9 @@ def _keys(c, tables, ops, depth):
             path = tuple(([f"function:{fn}"] if fn and fn != "<module>" else []) + list(scope))
             key = cache[k] = (("group", path[:depth]) if len(path) >= depth else
                               ("line", path, where[0], where[1]))
+            deepest = max(deepest, len(path))
         keys.append(key)
-    return keys
+    return keys, deepest
 
 
 def _units(c, tables, ops):
@@ -96,10 +98,11 @@ def _units(c, tables, ops):
     MAX_BOXES."""
     units = []
     for depth in range(1, 5):
-        deeper = _runs(ops, _keys(c, tables, ops, depth))
+        keys, deepest = _keys(c, tables, ops, depth)
+        deeper = _runs(ops, keys)
         if len(deeper) > len(units):
             units = deeper
-        if len(units) >= MIN_BOXES:
+        if len(units) >= MIN_BOXES or deepest < depth:     # (deeper keys would be the same)
             break
     return _blocks(units, len(ops)) if len(units) > MAX_BOXES else units
 

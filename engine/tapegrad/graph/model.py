@@ -191,8 +191,10 @@ class ColumnBuilder(GraphBuilder):
             return super().node_for(x, tape_index, watched)
         nid = f"t{x._id}"
         cols = self.g
-        if nid in cols.index:
-            cols.add_tapes(nid, (tape_index,))
+        row = cols.index.get(nid)
+        if row is not None:
+            if cols.tapes[row] != (tape_index,):
+                cols.add_tapes(nid, (tape_index,))
             return nid
         key = (_const_label(x), id(shape_summary(x)))
         template = self.constants.get(key)
