@@ -403,3 +403,15 @@ def test_subclass_building_a_graph_in_init(tmp_path):
     assert stored.files == [f"extra/vars/{i}" for i in range(4)]
     back = tf.keras.models.load_model(path)
     np.testing.assert_array_equal(back(X).numpy(), model(X).numpy())
+
+
+def test_arithmetic_on_symbolic_tensors_is_saved_as_keras_operations(tmp_path):
+    inputs = tf.keras.Input((3,))
+    h = L.Dense(3)(inputs)
+    model = _fill(tf.keras.Model(inputs, [2.0 - h * h, h[:, 1:] ** 2, h @ tf.ones((3, 2))]))
+    ops = sorted((d["module"], d["class_name"]) for d in model.get_config()["layers"][2:])
+    assert ops == [("keras.src.ops.numpy", name) for name in
+                   ("GetItem", "Matmul", "Multiply", "Power", "Subtract")]
+    back = _save_load(model, tmp_path)
+    for before, after in zip(model(X), back(X)):
+        np.testing.assert_array_equal(before.numpy(), after.numpy())

@@ -29,6 +29,8 @@ import sys
 import types
 
 from .. import nest
+from ..backend import xp
+from ..tensor import Tensor, convert_to_tensor
 
 _PUBLIC = {}          # Keras module name ("keras.losses") -> {public name: class or function}
 _HOME = {}            # class -> the first Keras module that published it
@@ -113,6 +115,15 @@ def serialize_keras_object(obj):
         return {key: serialize_keras_object(value) for key, value in obj.items()}
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
+    if isinstance(obj, Tensor):
+        return {"class_name": "__tensor__",
+                "config": {"value": obj.numpy().tolist(), "dtype": obj.dtype.name}}
+    if isinstance(obj, xp.ndarray) and obj.ndim > 0:
+        return {"class_name": "__numpy__",
+                "config": {"value": obj.tolist(), "dtype": str(obj.dtype)}}
+    if isinstance(obj, slice):
+        return {"class_name": "__slice__", "config": {"start": obj.start, "stop": obj.stop,
+                                                      "step": obj.step}}
     if isinstance(obj, types.FunctionType) and obj.__name__ == "<lambda>":
         return {"class_name": "__lambda__",
                 "config": {"value": list(lambda_description(obj)["config"].values())}}
@@ -198,6 +209,13 @@ def _deserialize(config, custom_objects, safe_mode, module_objects):
                 for key, value in config.items()}
     if config["class_name"] == "__lambda__":
         return load_lambda(config, "a Python lambda")
+    if config["class_name"] == "__tensor__":
+        return convert_to_tensor(config["config"]["value"], dtype=config["config"]["dtype"])
+    if config["class_name"] == "__numpy__":
+        return xp.asarray(config["config"]["value"], dtype=config["config"]["dtype"])
+    if config["class_name"] == "__slice__":
+        return slice(config["config"]["start"], config["config"]["stop"],
+                     config["config"]["step"])
     return _rebuild(config, custom_objects)
 
 

@@ -494,3 +494,33 @@ def case_custom_layer_and_loss_function(tf):
 def case_custom_loss_function_not_given(tf):
     _, _, path = _custom_layer_file(tf)
     tf.keras.models.load_model(path)
+
+
+# ---------------------------------------------------------------- arithmetic on symbolic tensors
+def _arithmetic(tf):
+    inputs = tf.keras.Input(shape=(3,), name="x")
+    h = tf.keras.layers.Dense(3, name="h")(inputs)
+    out = (h * 2.0 + inputs) - 1.0
+    model = tf.keras.Model(inputs, [out, -abs(out[:, :2]) / 3.0, 1.0 - h], name="arith")
+    _fill(model)
+    return model
+
+
+def case_functional_arithmetic_config(tf):
+    return _plain(_arithmetic(tf).get_config())
+
+
+def case_functional_arithmetic_round_trip(tf):
+    model = _arithmetic(tf)
+    path = _path("arith.keras")
+    model.save(path)
+    back = tf.keras.models.load_model(path)
+    return [back(_x()), _plain(back.get_config()) == _plain(model.get_config())]
+
+
+def case_functional_constant_operand_config(tf):
+    inputs = tf.keras.Input(shape=(3,), name="x")
+    model = tf.keras.Model(inputs, inputs @ tf.ones((3, 2)), name="constant_operand")
+    path = _path("constant.keras")
+    model.save(path)
+    return [_plain(model.get_config())["layers"][1], tf.keras.models.load_model(path)(_x())]

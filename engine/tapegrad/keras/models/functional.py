@@ -8,7 +8,11 @@ symbolic tensors records a graph of nodes; ``tf.keras.Model(inputs, outputs)`` r
 >>> model(tf.ones((4, 3))).shape
 TensorShape([4, 2])
 """
+import operator
+import re
+
 from ... import nest
+from ..layers.base import SymbolicOp
 from ..layers.core.input_layer import Input, InputLayer  # noqa: F401  (the graph starts there)
 from ..serialization import deserialize_keras_object, serialize_keras_object
 from ..symbolic import KerasTensor
@@ -101,6 +105,43 @@ class Graph:
 
 
 # ---------------------------------------------------------------- config (Keras 3's form)
+# Arithmetic on symbolic tensors as Keras 3 describes it: one operation of keras.src.ops.numpy.
+OPS_MODULE = "keras.src.ops.numpy"
+KERAS_OPS = {operator.add: "Add", operator.sub: "Subtract", operator.mul: "Multiply",
+             operator.truediv: "TrueDivide", operator.floordiv: "FloorDivide",
+             operator.mod: "Mod", operator.pow: "Power", operator.matmul: "Matmul",
+             operator.neg: "Negative", operator.abs: "Absolute", operator.getitem: "GetItem"}
+_OPS_BY_NAME = {name: fn for fn, name in KERAS_OPS.items()}
+
+
+def _config_names(layers):
+    """Each layer's name in the config: its own, or for an operation Keras's default name
+    (``multiply``, ``true_divide``...), numbered when taken."""
+    taken = {layer.name for layer in layers if not getattr(layer, "is_symbolic_op", False)}
+    names = {}
+    for layer in layers:
+        if not getattr(layer, "is_symbolic_op", False):
+            names[id(layer)] = layer.name
+            continue
+        if layer.fn not in KERAS_OPS:
+            raise NotImplementedError(f"Saving a functional model that applies {layer.fn!r} to "
+                                      f"symbolic tensors is not implemented")
+        base = re.sub(r"(?<!^)(?=[A-Z])", "_", KERAS_OPS[layer.fn]).lower()
+        name, n = base, 0
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        names[id(layer)] = name
+    return names
+
+
+def _op_description(layer, name):
+    cls = KERAS_OPS[layer.fn]
+    return {"module": OPS_MODULE, "class_name": cls, "config": {"name": name},
+            "registered_name": cls}
+
+
 def functional_config(model):
     """A functional model's config: its ``name`` and ``trainable``, each layer's description
     with its ``name`` and the calls (``inbound_nodes``) that made the model, and where the
@@ -108,18 +149,15 @@ def functional_config(model):
     graph = model._graph
     own = {id(node) for node in graph.nodes} | {id(t._keras_history[1])
                                                 for t in graph.flat_inputs}
+    names = _config_names(graph.layers)
     index = {}   # node -> its index among its layer's nodes that belong to this model
     for layer in graph.layers:
         kept = [node for node in layer._inbound_nodes if id(node) in own]
-        if getattr(layer, "is_symbolic_op", False):
-            raise NotImplementedError(f"Saving a functional model with arithmetic on symbolic "
-                                      f"tensors ({layer.name}) is not implemented: use layers "
-                                      f"(keras.layers.Add...) instead.")
         index.update({id(node): i for i, node in enumerate(kept)})
 
     def place(tensor):
         layer, node, i = tensor._keras_history
-        return [layer.name, index[id(node)], i]
+        return [names[id(layer)], index[id(node)], i]
 
     def tensor_description(t):
         if not isinstance(t, KerasTensor):
@@ -129,8 +167,10 @@ def functional_config(model):
 
     layers = []
     for layer in graph.layers:
-        description = serialize_keras_object(layer)
-        description["name"] = layer.name
+        name = names[id(layer)]
+        description = _op_description(layer, name) if getattr(layer, "is_symbolic_op", False) \
+            else serialize_keras_object(layer)
+        description["name"] = name
         description["inbound_nodes"] = [
             {"args": serialize_keras_object(nest.map_structure(tensor_description,
                                                                list(node.args))),
@@ -152,7 +192,10 @@ def functional_from_config(cls, config, custom_objects=None):
     name, trainable = config.pop("name", None), config.pop("trainable", None)
     created, pending = {}, []
     for data in layers_data:
-        layer = deserialize_keras_object(data, custom_objects)
+        if data.get("module") == OPS_MODULE and data.get("class_name") in _OPS_BY_NAME:
+            layer = SymbolicOp(_OPS_BY_NAME[data["class_name"]])
+        else:
+            layer = deserialize_keras_object(data, custom_objects)
         created[data["name"]] = layer
         pending += [(layer, node) for node in data.get("inbound_nodes", [])]
     while pending:
@@ -162,7 +205,10 @@ def functional_from_config(cls, config, custom_objects=None):
                 waiting.append((layer, node))   # a layer's calls keep their order
                 continue
             fill = _tensor_filler(created)
-            layer(*fill(node["args"]), **fill(node["kwargs"]))
+            args = fill(node["args"])
+            if getattr(layer, "fn", None) is operator.getitem and isinstance(args[1], list):
+                args[1] = tuple(args[1])   # JSON gave the index back as a list
+            layer(*args, **fill(node["kwargs"]))
         if len(waiting) == len(pending):
             raise ValueError(f"Invalid Functional model configuration. The graph of the "
                              f"Functional model either has loops or disconnected nodes. The "
