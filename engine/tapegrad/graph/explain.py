@@ -7,6 +7,8 @@ taken by NumPy, assignments of watched values). Each reason has a stable ``code`
 import os
 
 from .. import nest
+from ..backprop import backward, seeds
+from ..thread_state import state
 from ..tensor import Tensor
 from ..variables import Variable
 
@@ -157,7 +159,7 @@ def explain(tape, target, source, frame=None, names=None):
     case.reach, case.cuts = _reach(case.records, [case.sid])
     followed = case.sid in tape.watched_ids or case.sid in case.produced
     if followed and case.tids & case.reach:
-        return None  # connected: the gradient is not None
+        return _rule_gave_none(case, targets)  # connected: None unless a rule gave None
     paused = _stop_recording(case)
     if paused:
         return paused
@@ -247,6 +249,29 @@ def _not_used(case):
     return case.about_source("not_used",
                              f" was never read while the tape was recording, so {case.t_name} cannot "
                              f"depend on it.")
+
+
+def _rule_gave_none(case, targets):
+    """A recorded path from the source reaches the target, yet a gradient rule on it gave None
+    (a ``tf.custom_gradient`` whose grad returns None, say): that rule's record, or None when the
+    gradient is not None. Runs the backward pass once, only while no tape records (it would
+    record the rules' ops)."""
+    if state.active:
+        return None
+    events = []
+    grads = backward(case.records, targets, seeds(targets, None), [case.sid],
+                     case.tape.watched_ids, events)
+    if grads.get(case.sid) is not None:
+        return None
+    for rec, _upstream, cts, wanted in events:
+        for x, ct, w in zip(rec.inputs, cts, wanted):
+            if w and ct is None and x._id in case.reach:
+                return Reason("rule_gave_none",
+                              f"{case.s_name} reaches {case.t_name} through {rec.op.name}"
+                              f"{_at(rec.where)}, but its gradient gave None for that input (a "
+                              f"tf.custom_gradient whose grad returns None, for example), so "
+                              f"nothing flows back to {case.s_name}.", _line(rec.where))
+    return None
 
 
 def _other_tape(case):

@@ -121,6 +121,17 @@ with tf.GradientTape() as tape:
     y = tf.cast(k, tf.float32) * 2.0
 g = tape.gradient(y, x)
 """),
+    "custom_gradient_gives_none": ("rule_gave_none", "y", "x", """\
+@tf.custom_gradient
+def double(v):
+    def grad(dy):
+        return None
+    return v * 2.0, grad
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = double(x)
+g = tape.gradient(y, x)
+"""),
 }
 
 
