@@ -382,11 +382,3 @@ case_fit_float_batch_size.message_differs = (
     "Keras fails inside TensorFlow's Slice op ('Expected int32 passed to parameter size'); "
     "tapegrad names the argument",
     ("`batch_size` must be an integer", "batch_size=2.5"))
-
-# The empty-Sequential check belongs in Sequential's build (keras/models/sequential.py), which
-# another change is editing at the time of writing.
-for _case in (case_empty_sequential_predict, case_empty_sequential_call,
-              case_empty_sequential_fit):
-    _case.known_divergence = (
-        "an empty Sequential acts as the identity: Sequential's build should refuse it with "
-        "Keras's 'cannot be built because it has no layers'")

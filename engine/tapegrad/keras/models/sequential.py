@@ -68,6 +68,7 @@ class Sequential(Model):
         unique_name("functional")  # Keras wraps the layers in a functional model here
 
     def build(self, input_shape=None):
+        self._refuse_no_layers()
         if input_shape is None:
             if self._input_layer is None:
                 raise ValueError("You must provide an `input_shape` argument.")
@@ -77,7 +78,13 @@ class Sequential(Model):
             self._layers.insert(0, self._input_layer)
         self._build_symbolic()
 
+    def _refuse_no_layers(self):
+        if not self.layers:
+            raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
+                             "layers. Call `model.add(layer)`.")
+
     def _maybe_build(self, inputs):
+        self._refuse_no_layers()
         # The layers build themselves during the first call: no symbolic pass (an active tape
         # would record it). The names Keras's symbolic build takes are taken all the same, so
         # later default names (input_layer_1, functional_1...) agree with Keras's.
