@@ -117,8 +117,21 @@ def test_model_checkpoint_names_files_by_epoch(tmp_path):
         tf.keras.callbacks.ModelCheckpoint(pattern, save_weights_only=True, monitor="loss")])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt_01.weights.h5",
                                                           "ckpt_02.weights.h5"]
-    with pytest.raises(NotImplementedError, match="save_weights_only=True"):
-        tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"))
+    with pytest.raises(ValueError, match=r"must end in `\.keras` \(Keras model format\)"):
+        tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "model"))
+
+
+def test_model_checkpoint_saves_whole_models_that_load_back(tmp_path):
+    model = _model()
+    pattern = str(tmp_path / "ckpt_{epoch}.keras")
+    model.fit(X, Y, epochs=2, verbose=0, callbacks=[
+        tf.keras.callbacks.ModelCheckpoint(pattern, monitor="loss")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt_1.keras", "ckpt_2.keras"]
+    loaded = tf.keras.models.load_model(str(tmp_path / "ckpt_2.keras"))
+    np.testing.assert_array_equal(loaded.predict(X, verbose=0), model.predict(X, verbose=0))
+    with pytest.raises(ImportError, match="requires h5py"):   # Keras's message without h5py
+        model.fit(X, Y, epochs=1, verbose=0, callbacks=[
+            tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "m.h5"))])
 
 
 def test_terminate_on_nan_can_raise():

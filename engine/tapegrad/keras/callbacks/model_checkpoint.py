@@ -9,9 +9,9 @@ from .early_stopping import monitor_mode
 
 
 class ModelCheckpoint(Callback):
-    """Saves the weights at the end of each epoch (``save_best_only``: only when ``monitor``
-    improves). The path may hold ``{epoch}`` and log names: ``"ckpt_{epoch:02d}.weights.h5"``.
-    Only ``save_weights_only=True`` is available (whole-model files need Keras's format).
+    """Saves the model (``model.save``: a ``.keras`` file) or, with ``save_weights_only``, its
+    weights at the end of each epoch (``save_best_only``: only when ``monitor`` improves). The
+    path may hold ``{epoch}`` and log names: ``"ckpt_{epoch:02d}.keras"``.
 
     >>> import tapegrad as tf
     >>> cb = tf.keras.callbacks.ModelCheckpoint("best.weights.h5", save_weights_only=True,
@@ -23,11 +23,10 @@ class ModelCheckpoint(Callback):
                  initial_value_threshold=None):
         super().__init__()
         self.filepath = os.fspath(filepath)
-        if not save_weights_only:
-            raise NotImplementedError("ModelCheckpoint: saving the whole model is not "
-                                      "available; pass save_weights_only=True (and a path "
-                                      "ending in .weights.h5)")
-        if not self.filepath.endswith(".weights.h5"):
+        if not save_weights_only and not self.filepath.endswith((".keras", ".h5")):
+            raise ValueError(f"The filepath provided must end in `.keras` (Keras model "
+                             f"format). Received: filepath={self.filepath}")
+        if save_weights_only and not self.filepath.endswith(".weights.h5"):
             raise ValueError(f"When using `save_weights_only=True` in `ModelCheckpoint`, the "
                              f"filepath provided must end in `.weights.h5` (Keras weights "
                              f"format). Received: filepath={self.filepath}")
@@ -66,7 +65,10 @@ class ModelCheckpoint(Callback):
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
-        self.model.save_weights(path, overwrite=True)
+        if self.save_weights_only:
+            self.model.save_weights(path, overwrite=True)
+        else:   # (a .h5 path needs h5py: model.save says so, as Keras does without it)
+            self.model.save(path, overwrite=True)
         if self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: finished saving model to {path}")
 
