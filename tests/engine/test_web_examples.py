@@ -308,6 +308,17 @@ def test_save_weights_sends_the_file_for_the_browsers_storage(tmp_path, monkeypa
     assert base64.b64decode(saved["data"]) == (tmp_path / "line.weights.h5").read_bytes()
 
 
+def test_a_saved_keras_model_is_sent_for_the_browsers_storage_too(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    source = FIT.format(extra="") + ("model.save('line.keras')\n"
+                                     "tf.keras.saving.save_model(model, 'again.keras')\n")
+    status, page, _ = run(source)
+    assert status["ok"], page.of("traceback")
+    sent = {s["path"]: base64.b64decode(s["data"]) for s in page.of("weights")}
+    assert sent == {str(tmp_path / n): (tmp_path / n).read_bytes()
+                    for n in ("line.keras", "again.keras")}
+
+
 def test_each_run_starts_keras_names_afresh():
     source = "import tensorflow as tf\nprint(tf.keras.layers.Dense(1).name)\n"
     session_page = Page()

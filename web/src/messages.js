@@ -41,7 +41,7 @@ export const MESSAGES = {
   nones: { from: "python", fields: ["items"], about: "each None gradient's sentence, for the console" },
   plot: { from: "python", fields: ["key", "png"], about: "a matplotlib figure; a known key replaces its image" },
   training: { from: "python", fields: ["event", "..."], about: "the live training plot (training-plot.js)" },
-  weights: { from: "python", fields: ["path", "data"], about: "a file model.save_weights wrote, to keep" },
+  weights: { from: "python", fields: ["path", "data"], about: "a file model.save_weights or model.save wrote, to keep" },
   output: { from: "python", fields: ["parts", "full?", "unsaved?"],
     about: "a batch of the run's stdout/stderr (at most one per 50 ms): parts [[stream, text]], a "
       + "\"skipped\" part where a long batch was cut, its whole text as full when cut (for Save "

@@ -1,7 +1,7 @@
-"""``model.save_weights(path)`` in the page also sends the file as kind "weights" (``{"path",
-"data"}``, base64 of the ``.npz`` bytes); the page keeps it in the browser's storage and writes it
-back into Python's file system before each run, so ``load_weights`` finds it in a later run or
-after a reload."""
+"""``model.save_weights(path)`` and ``model.save(path)`` (a ``.keras`` file) in the page also
+send the file as kind "weights" (``{"path", "data"}``, base64 of its bytes); the page keeps it in
+the browser's storage and writes it back into Python's file system before each run, so
+``load_weights`` and ``keras.models.load_model`` find it in a later run or after a reload."""
 import base64
 import json
 import os
@@ -10,7 +10,7 @@ from .messages import WEIGHTS
 
 
 class WeightStorage:
-    """Wraps ``Model.save_weights`` (once) to send each file it writes."""
+    """Wraps ``Model.save_weights`` and hooks ``.keras`` saving (once) to send each file."""
 
     def __init__(self, send):
         self.send = send
@@ -21,6 +21,7 @@ class WeightStorage:
             return
         try:
             from tapegrad.keras.models.model import Model
+            from tapegrad.keras.saving import keras_file
         except ImportError:
             return
         self.installed = True
@@ -29,9 +30,14 @@ class WeightStorage:
 
         def save_weights(model, filepath, *args, **kwargs):
             original(model, filepath, *args, **kwargs)
-            path = os.path.abspath(os.fspath(filepath))
-            with open(path, "rb") as f:
-                data = base64.b64encode(f.read()).decode()
-            storage.send(WEIGHTS, json.dumps({"path": path, "data": data}))
+            storage.keep(filepath)
         save_weights.__doc__ = original.__doc__
         Model.save_weights = save_weights
+        keras_file.saved_hooks.append(self.keep)
+
+    def keep(self, filepath):
+        """Sends the file at ``filepath`` for the page to keep."""
+        path = os.path.abspath(os.fspath(filepath))
+        with open(path, "rb") as f:
+            data = base64.b64encode(f.read()).decode()
+        self.send(WEIGHTS, json.dumps({"path": path, "data": data}))

@@ -140,6 +140,9 @@ def _assign(variable, value, path):
 
 
 # ---------------------------------------------------------------- saving
+saved_hooks = []   # called with the path of each .keras file written (the playground keeps them)
+
+
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Writes ``model`` to ``filepath`` (a ``.keras`` file: see the module docstring)."""
     path = os.fspath(filepath)
@@ -173,6 +176,8 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
             for name, data in files.items():
                 archive.writestr(name, data)
+        for hook in saved_hooks:
+            hook(path)
         return
     os.makedirs(path, exist_ok=True)
     for name, data in files.items():
