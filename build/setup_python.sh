@@ -13,6 +13,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   # setuptools >= 77 reads the SPDX license in pyproject.toml (dist/ builds the wheel without isolation)
   .venv/bin/python -m pip install -q --upgrade pip "setuptools>=77" wheel >&2
   .venv/bin/python -m pip install -q -e ".[dev]" >&2
+  # the MPI suite (tests/mpi): mpi4py and MPICH's wheel; where they cannot be installed it skips
+  .venv/bin/python -m pip install -q -e ".[mpi]" >&2 ||
+    echo "setup: mpi4py/mpich could not be installed: the MPI suite (tests/mpi) skips" >&2
   touch "$stamp"
 fi
 bash build/setup_toolchain.sh && bash wasm_kernels/build.sh --if-stale native engine/tapegrad/kernels

@@ -27,6 +27,7 @@ echo "== property suite against recorded TensorFlow (native CPython; tests/prope
 .venv/bin/python -m pytest tests/property
 echo "== fuzz suite against recorded TensorFlow: Keras layers, tf.data, tf.strings, tf.function (tests/fuzz/README.md)"
 .venv/bin/python -m pytest tests/fuzz
+echo "== MPI suite"; .venv/bin/python -m pytest -rs tests/mpi
 echo "== dist/ build (Pyodide $(node -p 'require("./package.json").dependencies.pyodide'))"
 bash build/build.sh --if-stale
 echo "== build, server and runner checks (native)"

@@ -35,6 +35,7 @@ from . import utilities as _utilities, initializers as _initializers  # noqa: F4
 from . import autograph  # noqa: F401
 from . import io, summary, train  # noqa: F401  (tf.io, tf.summary, tf.train)
 from . import config  # noqa: F401
+from . import distribute  # noqa: F401  (tf.distribute)
 from .control_flow import (  # noqa: F401
     branches as _branches, grouping as _grouping, loops as _loops, tensor_array as _tensor_array,
 )

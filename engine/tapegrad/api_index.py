@@ -248,6 +248,20 @@ FACES = {
             set_soft_device_placement set_visible_devices threading
         """,
     },
+    "tf.distribute": {
+        "distribute.context": """
+            ReplicaContext get_replica_context get_strategy has_strategy in_cross_replica_context
+        """,
+        "distribute.gradient_tape": "DistributedGradientTape",   # tapegrad's own (Horovod's)
+        "distribute.input": "DistributedIterator InputContext InputOptions",
+        "distribute.reduce_op": "ReduceOp",
+        "distribute.strategies": """
+            MirroredStrategy MultiWorkerMirroredStrategy OneDeviceStrategy Strategy
+            StrategyExtended
+        """,
+        "distribute.values": "DistributedValues",
+        "own": "experimental",
+    },
     "tf.random": {
         "candidate_sampling": "all_candidate_sampler",
         "errors": "InvalidArgumentError",

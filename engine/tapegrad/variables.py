@@ -54,6 +54,9 @@ def _temporary(d, delta):
 name_scope_stack = ThreadList("name_scopes")  # prefixes such as "dense/", per thread
 
 
+ON_CREATE = []   # functions called with each new variable (tapegrad.distribute's scopes)
+
+
 class Variable(VariableBase, SparseUpdates):
     __slots__ = ("_value", "_id", "_name", "_trainable", "_uid", "_where", "_declared",
                  "_constraint", "__weakref__")
@@ -96,6 +99,8 @@ class Variable(VariableBase, SparseUpdates):
                              f"{type(constraint)}:  {constraint}")
         self._constraint = constraint
         self._where = user_line()   # (file, line) where it was created, for explanations
+        for observe in ON_CREATE:   # (a distribution strategy's scope keeps its variables)
+            observe(self)
 
     @property
     def shape(self):

@@ -12,6 +12,7 @@ import tapegrad as tf
 import tapegrad.keras  # noqa: F401  (its primitives join the table)
 import tapegrad.jacobians as J
 from tapegrad import batching
+from tapegrad.distribute.allreduce import all_reduce
 from tapegrad.table import ELEMENTWISE, TABLE
 
 _rng = np.random.default_rng(7)
@@ -194,6 +195,8 @@ CASES = {
     "MaxPoolGradGrad": (lambda t, x: _inner_grad(
         lambda u: _inner_grad(_pool, x, upstream=u), tf.zeros((2, 2, 2, 2), tf.float64), t),
         [_r(2, 3, 3, 2), _r(2, 3, 3, 2)]),
+    # (one replica: the all-reduce group 0; tests/engine/test_distribute.py runs several)
+    "CollectiveAllReduce": (lambda x: all_reduce(x * x, op="MEAN") * x, [_r(2, 3)]),
 }
 
 # More cases for rules that mirror a VJP with branches (complex operands, adjoints):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
+from tapegrad.distribute.allreduce import all_reduce
 from tapegrad.ops import relu_grad
 from tapegrad.table import TABLE
 from tapegrad.test_util import check_gradients
@@ -226,6 +227,9 @@ NONE_GRADIENT = {"FloorDiv": (tf.math.floordiv, 2), "Floor": (tf.floor, 1),
                  "ArgMax": (tf.argmax, 1), "ArgMin": (tf.math.argmin, 1)}
 BOOLEAN = {"Any", "All", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd",
            "LogicalOr", "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite"}
+# one replica (group 0); several replicas' rules: tests/engine/test_distribute.py
+CASES["CollectiveAllReduce"] = [(lambda x: all_reduce(x * x, op="MEAN") * x, [normal((2, 3))])]
+
 ELSEWHERE = {"ReadVariableOp": "test_tape.py (variables)",
              "AdjustContrastv2": "no gradient registered: test_unregistered_gradient"}
 

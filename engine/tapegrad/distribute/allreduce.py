@@ -1,0 +1,79 @@
+"""All-reduce as a primitive: every replica's array goes in, their sum (or mean) comes out on
+every replica. Its reverse rule is the all-reduce of the cotangents (the gradient of one
+replica's input gathers every replica's upstream gradient), its forward rule the all-reduce of
+the tangents, so a tape around a collective step is correct to any order.
+
+The replicas meet in a *group*: ``GROUPS[key]`` has ``all_reduce(array, op) -> array``. Group 0
+is a replica alone (the result is its input); a MirroredStrategy's replica threads
+(``rendezvous.LocalGroup``) and MPI's processes (``collective.MpiGroup``) register their own.
+
+>>> import tapegrad as tf
+>>> from tapegrad.distribute.allreduce import all_reduce
+>>> print(all_reduce(tf.constant([1.0, 2.0])))      # group 0: one replica
+tf.Tensor([1. 2.], shape=(2,), dtype=float32)
+"""
+import itertools
+
+from .. import shape_rules
+from ..batching import own_vjp
+from ..checks.dtype_rules import NUMBER
+from ..ops import concat, reshape, split
+from ..recording import bind
+from ..table import deflinear, defshape, primitive
+from ..tensor import convert_to_tensor
+
+
+class Alone:
+    """The group of one replica: all-reducing is the identity."""
+
+    size = 1
+
+    def all_reduce(self, array, op):
+        return array
+
+
+GROUPS = {0: Alone()}
+_keys = itertools.count(1)
+
+
+def register(group):
+    """Adds ``group`` to ``GROUPS`` and gives its key."""
+    key = next(_keys)
+    GROUPS[key] = group
+    return key
+
+
+def _impl(x, group=0, op="SUM"):
+    return GROUPS[group].all_reduce(x, op)
+
+
+ALL_REDUCE = primitive("CollectiveAllReduce", _impl, dtypes=NUMBER)
+deflinear(ALL_REDUCE, lambda g, ans, x, group=0, op="SUM": bind(ALL_REDUCE, (g,),
+                                                                   {"group": group, "op": op}))
+defshape(ALL_REDUCE, shape_rules.same)
+own_vjp(ALL_REDUCE)
+
+
+def all_reduce(x, group=0, op="SUM"):
+    """``x`` summed (``op="MEAN"``: averaged) over the replicas of ``group``."""
+    return bind(ALL_REDUCE, (convert_to_tensor(x),), {"group": group, "op": op})
+
+
+def all_reduce_fused(tensors, group=0, op="SUM"):
+    """Each tensor all-reduced, in one buffer per dtype: the tensors are flattened and joined,
+    all-reduced once, and cut back into their shapes (recorded by a tape like any op)."""
+    tensors = [convert_to_tensor(t) for t in tensors]
+    out = [None] * len(tensors)
+    by_dtype = {}
+    for i, t in enumerate(tensors):
+        by_dtype.setdefault(t.dtype, []).append(i)
+    for positions in by_dtype.values():
+        parts = [tensors[i] for i in positions]
+        if len(parts) == 1:
+            out[positions[0]] = all_reduce(parts[0], group, op)
+            continue
+        flat = all_reduce(concat([reshape(t, [-1]) for t in parts], 0), group, op)
+        sizes = [int(t.shape.num_elements()) for t in parts]
+        for i, piece, t in zip(positions, split(flat, sizes), parts):
+            out[i] = reshape(piece, t.shape)
+    return out
