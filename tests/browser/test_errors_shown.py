@@ -42,3 +42,13 @@ def test_a_keras_error_deep_in_fit_shows_only_the_users_frame(pg):
     user_frames = [line for line in lines if line.strip().startswith('File "')]
     assert user_frames == ['  File "main.py", line 5, in <module>'], out
     assert any(line.startswith("  … ") and "inside tapegrad" in line for line in lines)
+
+
+def test_input_says_the_playground_has_no_keyboard_input(pg):
+    pg.set_code("name = input('Your name? ')\nprint('hello', name)\n")
+    assert pg.run() == "error"
+    out = pg.last_run_output()
+    assert "Your name? " in out
+    assert "EOFError: input() has nothing to read here" in out and 'name = "Ada"' in out, out
+    pg.set_code("print('after', 1 + 1)\n")     # the page goes on as before
+    assert pg.run() == "ok" and "after 2" in pg.last_run_output()

@@ -213,6 +213,8 @@ def test_each_cause_says_the_same_sentence_natively_and_on_the_page(cause_page, 
     assert graph_why.count() == 1
     assert graph_why.inner_text().startswith(sentence)
     assert "does not depend on" not in sentence
+    caption = page.text_content("[data-testid=timeline-caption]")
+    assert "no recorded operation leads" not in caption     # the graph shows that one does
     if name == "used_not_watched":                          # the case, looked at
         shot(page, "none-used-not-watched")
 

@@ -230,10 +230,8 @@ def test_a_flood_of_figures_without_end_stops_at_once(pg):
     assert _heap_used(page) - before < HEAP_GROWTH_LIMIT
 
 
-@pytest.mark.xfail(strict=True, reason="known defect, cause not found yet: after 8 s of a tape per "
-                   "iteration the run outlives Stop's 1.5 s grace, the worker is restarted and "
-                   "the run's output and last step are lost (natively the graph export after such "
-                   "a loop takes 0.08 s)")
+# Was a strict xfail (the run outlived Stop's grace, the worker was restarted and the output
+# lost): the graph export of a big tape became column by column (fd99db2) and Stop now ends it.
 def test_a_flood_of_tapes_stops_at_once_and_shows_the_last_step(pg):
     page = pg.pg
     before = _heap_used(page)

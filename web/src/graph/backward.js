@@ -71,7 +71,9 @@ export function backwardState(model, ti, call, position) {
   else {
     state.line = call.line ?? null;
     state.caption = total === 0
-      ? "Nothing flowed back: no recorded operation leads from the target to the sources."
+      ? (call.results.some((r) => r.reason)
+        ? "Nothing flowed back to the sources: why is said below."   // e.g. used but never watched
+        : "Nothing flowed back: no recorded operation leads from the target to the sources.")
       : `seed: ${call.targets.map((t) => `d${t.label}/d${t.label} = ${shortValue(t.seed)}`).join(", ")}; ` +
         `${total} step${total === 1 ? "" : "s"} back to the sources`;
   }
