@@ -67,3 +67,10 @@ def test_different_variables_fail_the_first_step(tmp_path):
     assert "the workers made different variables before this step (worker rank 1 made 2 " \
            "variable(s): w:0 [2, 2] float32, extra:0 [3] float32" in output, output
     assert "not reached" not in output
+
+
+def test_a_worker_that_dies_ends_every_worker(tmp_path):
+    code, output, seconds = _mpiexec(3, "dies.py", tmp_path / "none")
+    assert code != 0 and seconds < 30, (code, seconds, output)
+    assert "Killed (signal 9)" in output, output   # MPICH's report names the process's PID
+    assert "not reached" not in output
