@@ -250,17 +250,21 @@ FACES = {
     },
     "tf.distribute": {
         "distribute.context": """
-            ReplicaContext get_replica_context get_strategy has_strategy in_cross_replica_context
+            ReplicaContext experimental_set_strategy get_replica_context get_strategy has_strategy
+            in_cross_replica_context
+        """,
+        "distribute.cross_device_ops": """
+            CrossDeviceOps HierarchicalCopyAllReduce NcclAllReduce ReductionToOneDevice RunOptions
         """,
         "distribute.gradient_tape": "DistributedGradientTape",   # tapegrad's own (Horovod's)
-        "distribute.input": "DistributedIterator InputContext InputOptions",
+        "distribute.input": "DistributedDataset DistributedIterator InputContext InputOptions",
         "distribute.reduce_op": "ReduceOp",
         "distribute.strategies": """
             MirroredStrategy MultiWorkerMirroredStrategy OneDeviceStrategy Strategy
             StrategyExtended
         """,
         "distribute.values": "DistributedValues",
-        "own": "experimental",
+        "own": "cluster_resolver experimental",
     },
     "tf.random": {
         "candidate_sampling": "all_candidate_sampler",

@@ -109,6 +109,17 @@ def in_replica(context, fn, args, kwargs):
         local.replica = saved
 
 
+def experimental_set_strategy(strategy):
+    """Makes ``strategy`` the one in use everywhere, as if its scope were entered for good
+    (``None``: back to the default strategy)."""
+    if scopes and getattr(scopes[0], "_set_for_good", False):
+        scopes[0]._set_for_good = False
+        scopes.pop(0)
+    if strategy is not None:
+        strategy._set_for_good = True
+        scopes.insert(0, strategy)
+
+
 def get_strategy():
     """The strategy in use: that of the replica running, or of the innermost open scope, or
     the default strategy."""

@@ -14,7 +14,7 @@ NOTES = {
 }
 
 
-def _strategy(tf, count=2):
+def _strategy(tf, count=2, **options):
     """A MirroredStrategy over ``count`` logical CPUs (three are configured once)."""
     cpu = tf.config.list_physical_devices("CPU")[0]
     try:
@@ -22,7 +22,7 @@ def _strategy(tf, count=2):
             cpu, [tf.config.LogicalDeviceConfiguration()] * 3)
     except RuntimeError:   # TensorFlow: already set, and fixed once the runtime started
         pass
-    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(count)])
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(count)], **options)
     try:   # tapegrad: leave the devices as other areas expect them (TensorFlow refuses None)
         tf.config.set_logical_device_configuration(cpu, None)
     except (RuntimeError, TypeError):
@@ -227,3 +227,36 @@ if sys.platform == "emscripten":   # Pyodide has no threads: replicas cannot mee
                   case_gradients_all_reduced_in_replicas, case_gradient_through_all_reduce):
         _case.known_divergence = "Pyodide has no threads: MirroredStrategy's replicas run one " \
             "after another and cannot all-reduce inside strategy.run"
+
+
+def case_experimental_set_strategy(tf):
+    s = tf.distribute.OneDeviceStrategy("/cpu:0")
+    tf.distribute.experimental_set_strategy(s)
+    try:
+        out = [tf.distribute.get_strategy() is s, tf.distribute.has_strategy(),
+               tf.distribute.in_cross_replica_context(), tf.distribute.get_replica_context()]
+    finally:
+        tf.distribute.experimental_set_strategy(None)
+    return out + [tf.distribute.has_strategy(), tf.distribute.in_cross_replica_context()]
+
+
+def case_cross_device_ops_and_run_options(tf):
+    m = _strategy(tf, 3, cross_device_ops=tf.distribute.ReductionToOneDevice())
+    r = m.run(lambda: tf.constant(1.0), options=tf.distribute.RunOptions())
+    return m.num_replicas_in_sync, m.reduce("SUM", r, axis=None)
+
+
+def case_tf_config_cluster_resolver(tf):
+    import json
+    import os
+    saved = os.environ.get("TF_CONFIG")
+    os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["a:1", "b:2"]},
+                                          "task": {"type": "worker", "index": 1}})
+    try:
+        r = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+        return r.task_type, r.task_id
+    finally:
+        if saved is None:
+            del os.environ["TF_CONFIG"]
+        else:
+            os.environ["TF_CONFIG"] = saved
