@@ -202,3 +202,27 @@ def test_importing_tapegrad_does_not_start_mpi():
            "print('mpi4py' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+@MEETING
+def test_a_keras_optimizer_inside_strategy_run_sums_the_replicas_and_applies_once(two_cpus):
+    """TensorFlow's custom training loop: the loss scaled by the global batch, the optimizer's
+    apply_gradients inside strategy.run; the same weights as full-batch training."""
+    s, (x, y), lr = two_cpus, _data(), 0.1
+    with s.scope():
+        w, b = tf.Variable(np.ones((3, 1), np.float32)), tf.Variable(np.zeros(1, np.float32))
+        optimizer = tf.keras.optimizers.SGD(lr)
+    batches = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y))
+                                                .batch(8).repeat(5))
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            per_example = tf.reduce_mean((xb @ w + b - yb) ** 2, axis=1)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=8)
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))
+    for xb, yb in batches:
+        s.run(step, args=(xb, yb))
+    want_w, want_b = _full_batch(5, lr)
+    np.testing.assert_allclose(w.numpy(), want_w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(b.numpy(), want_b, rtol=1e-5, atol=1e-6)
+    assert int(optimizer.iterations.numpy()) == 5       # one update per step, not per replica

@@ -260,3 +260,31 @@ def case_tf_config_cluster_resolver(tf):
             del os.environ["TF_CONFIG"]
         else:
             os.environ["TF_CONFIG"] = saved
+
+
+def case_keras_optimizer_inside_run_applies_the_summed_gradients_once(tf):
+    s = _strategy(tf)
+    with s.scope():
+        w = tf.Variable([[1.0], [1.0]])
+        optimizer = tf.keras.optimizers.SGD(0.1)
+    data = tf.data.Dataset.from_tensor_slices(
+        ([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 1.0]], [[1.0], [0.0], [2.0], [-1.0]]))
+    batches = s.experimental_distribute_dataset(data.batch(4).repeat(3))
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            per_example = tf.reduce_mean((tf.matmul(x, w) - y) ** 2, axis=1)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=4)
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+        return loss
+    @tf.function   # as TensorFlow's guide runs it (its eager collectives can pair up wrongly)
+    def train_step(batch):
+        return s.reduce(tf.distribute.ReduceOp.SUM, s.run(step, args=batch), axis=None)
+    losses = [train_step(batch) for batch in batches]
+    return losses, tf.identity(w), int(optimizer.iterations.numpy())
+
+
+if sys.platform == "emscripten":   # (as above: the replicas' all-reduce needs threads)
+    case_keras_optimizer_inside_run_applies_the_summed_gradients_once.known_divergence = \
+        "Pyodide has no threads: MirroredStrategy's replicas run one after another and cannot " \
+        "all-reduce inside strategy.run"

@@ -20,6 +20,7 @@ import re
 import warnings
 
 from ...backend import xp
+from ...distribute import context as distribute_context
 from ...tape import GradientTape
 from ...tensor import convert_to_tensor
 from ...variables import Variable
@@ -274,6 +275,17 @@ class Optimizer:
         self._learning_rate.assign(scalar(value, "float32"))
 
     # -- applying gradients ----------------------------------------------------------------
+    def _apply_across_replicas(self, replica, grads, trainable_variables):
+        """Inside ``strategy.run``, as TensorFlow's optimizers: the replicas' gradients are
+        summed (scale the loss by the global batch, ``tf.nn.compute_average_loss``) and applied
+        once to the variables they share."""
+        present = [i for i, g in enumerate(grads) if g is not None]
+        summed = replica.all_reduce("SUM", [grads[i] for i in present])
+        total = list(grads)
+        for i, g in zip(present, summed):
+            total[i] = g
+        replica.merge_call(lambda strategy: self.apply(total, trainable_variables))
+
     def apply_gradients(self, grads_and_vars):
         """Applies ``(gradient, variable)`` pairs; returns ``iterations``.
 
@@ -294,6 +306,9 @@ class Optimizer:
         grads = list(grads)
         if len(grads) == 0:
             return
+        replica = distribute_context.local.replica
+        if replica is not None and replica.num_replicas_in_sync > 1:
+            return self._apply_across_replicas(replica, grads, trainable_variables)
         if trainable_variables is None:
             if not self.built:
                 raise ValueError("When passing `grads` without `variables`, the optimizer must "
