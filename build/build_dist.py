@@ -61,7 +61,7 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     # what the playground's runtime and every run's graph export import
                     "signal", "tapegrad.graph", "tapegrad.graph.capturing", "tapegrad.graph.document",
                     "tapegrad.graph.export",
-                    "playground_runtime",
+                    "playground_runtime", "playground_runtime.output",
                     # the page's boot after the restore (web/src/pyodide-boot.js)
                     "_tapegrad_boot"]
 # Files written into Pyodide's file system before the snapshot's imports: the playground's runtime

@@ -52,6 +52,9 @@ def install_as_tensorflow():
     if not any(isinstance(f, AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, AliasFinder())
     for alias in ALIASES:       # a real one imported before would shadow the finder
+        top = sys.modules.get(alias)
+        if top is None or getattr(top, "__name__", "").startswith("tapegrad"):
+            continue            # (no walk over every module: the playground calls this per run)
         for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
             if not getattr(sys.modules[name], "__name__", "").startswith("tapegrad"):
                 del sys.modules[name]
