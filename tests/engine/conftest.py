@@ -3,6 +3,7 @@ import ctypes
 import io
 import logging
 import platform
+import sys
 
 import pytest
 
@@ -91,3 +92,18 @@ def fresh_layer_names():
     tapegrad.keras.backend.clear_session()
     yield
     tapegrad.keras.backend.clear_session()
+
+
+@pytest.fixture(scope="module")
+def coverage_script():
+    """build/coverage.py as a module (the coverage table's generator; it runs natively, from the
+    repository: the tests that use it skip elsewhere)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "build" / "coverage.py"
+    if sys.platform == "emscripten" or not path.is_file():
+        pytest.skip("build/coverage.py runs natively, from the repository")
+    spec = importlib.util.spec_from_file_location("coverage_table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

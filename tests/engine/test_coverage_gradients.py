@@ -1,7 +1,6 @@
 """docs/coverage.md marks "gradient checked" only for functions a recorded case actually
 differentiates through (build/coverage.py runs the gradient cases on tapegrad and follows which
 functions' results a cotangent reached); classes keep the case-level mark."""
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -10,14 +9,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(sys.platform == "emscripten" or not (ROOT / "build").is_dir(),
                                 reason="build/coverage.py runs natively, from the repository")
-
-
-@pytest.fixture(scope="module")
-def coverage():
-    spec = importlib.util.spec_from_file_location("coverage_table", ROOT / "build" / "coverage.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _case(tf):
@@ -38,25 +29,25 @@ def _raises_after_a_gradient(tf):
     raise ValueError("a case that raises on purpose after its gradient")
 
 
-def test_only_functions_a_gradient_flowed_through_are_marked(coverage):
-    found = coverage.differentiated_names([_case, _raises_after_a_gradient])
+def test_only_functions_a_gradient_flowed_through_are_marked(coverage_script):
+    found = coverage_script.differentiated_names([_case, _raises_after_a_gradient])
     assert {"tf.math.sin", "tf.reduce_sum", "tf.square"} <= found
     assert not found & {"tf.math.cos", "tf.argmax", "tf.cast", "tf.size"}, found
 
 
-def test_functions_are_followed_and_classes_keep_the_case_mark(coverage):
-    assert coverage._is_function("tf.math.sin")
-    assert not coverage._is_function("tf.keras.layers.Dense")
-    assert not coverage._is_function("tf.GradientTape")
+def test_functions_are_followed_and_classes_keep_the_case_mark(coverage_script):
+    assert coverage_script._is_function("tf.math.sin")
+    assert not coverage_script._is_function("tf.keras.layers.Dense")
+    assert not coverage_script._is_function("tf.GradientTape")
 
 
-def test_a_decorators_function_is_followed_too(coverage):
+def test_a_decorators_function_is_followed_too(coverage_script):
     def case(tf):
         x = tf.Variable(2.0)
         with tf.GradientTape() as tape:
             y = tf.recompute_grad(lambda v: v * v)(x)
         tape.gradient(y, x)
-    assert "tf.recompute_grad" in coverage.differentiated_names([case])
+    assert "tf.recompute_grad" in coverage_script.differentiated_names([case])
 
 
 def test_the_table_no_longer_marks_an_integer_function_as_differentiated():
