@@ -49,7 +49,8 @@ def _square_matrix(x, prim):
 
 
 # TensorFlow's words where it has its own; NumPy's (which differ between NumPy versions) never.
-_SINGULAR = {"MatrixInverse": "Input is not invertible."}
+_SINGULAR = {"MatrixInverse": "Input is not invertible.",
+             "MatrixSolve": "Input matrix is not invertible."}
 
 
 def _singular(op):
@@ -57,8 +58,54 @@ def _singular(op):
             f"[Op:{op}]")
 
 
+def _eigen_factors(a):
+    """For matrices holding a NaN or an infinity, what TensorFlow's MatrixInverse and MatrixSolve
+    do: their kernels factor each matrix with Eigen's partial-pivoting LU and refuse it as not
+    invertible when the smallest |pivot| is not > 0; with NaN in play that depends on Eigen's
+    comparisons (NaN is never greater or smaller, so which entry becomes a pivot and which pivot
+    counts as smallest depends on order), followed here step by step. A factorization holding a
+    NaN makes every entry of that matrix's result NaN. Returns (refused, one flag per matrix:
+    its result is all NaN)."""
+    batch = a.reshape((-1,) + a.shape[-2:]).astype(xp.complex128 if a.dtype.kind == "c"
+                                                   else xp.float64)
+    factors = [_eigen_lu(m.copy()) for m in batch]
+    refused = any(not _smallest_pivot(lu) > 0 for lu in factors)
+    return refused, xp.asarray([bool(xp.isnan(lu).any()) for lu in factors])
+
+
+def _eigen_lu(lu):
+    n = lu.shape[0]
+    for k in range(n):
+        col = xp.abs(lu[k:, k])
+        row = 0
+        for i in range(1, n - k):       # maxCoeff(&index): the first whose score is greater
+            if col[i] > col[row]:
+                row = i
+        if col[row] != 0:                # (NaN is not 0: Eigen divides by it)
+            lu[[k, k + row]] = lu[[k + row, k]]
+            lu[k + 1:, k] /= lu[k, k]
+        lu[k + 1:, k + 1:] -= xp.outer(lu[k + 1:, k], lu[k, k + 1:])
+    return lu
+
+
+def _smallest_pivot(lu):
+    pivots = xp.abs(xp.diagonal(lu))
+    smallest = pivots[0]
+    for p in pivots[1:]:                 # minCoeff(): std::min, element by element
+        if p < smallest:
+            smallest = p
+    return smallest
+
+
 def _quiet_linalg(fn, op):
     def impl(*args, **kw):
+        nans = None
+        if op in _SINGULAR and not xp.all(xp.isfinite(args[0])):
+            with xp.errstate(all="ignore"):
+                refused, nans = _eigen_factors(_adj_value(args[0]) if kw.get("adjoint")
+                                               else args[0])
+            if refused:
+                raise InvalidArgumentError(_singular(op))
         try:
             with xp.errstate(all="ignore"):
                 out = fn(*args, **kw)
@@ -68,8 +115,18 @@ def _quiet_linalg(fn, op):
         if all(xp.all(xp.isfinite(a)) for a in args if hasattr(a, "dtype")) and \
                 not xp.all(xp.isfinite(out)):
             raise InvalidArgumentError(_singular(op))
+        if nans is not None and nans.any():
+            out = _nan_where(out, nans)
         return out
     return impl
+
+
+def _nan_where(out, nans):
+    """``out`` with the results of the flagged matrices all NaN (as Eigen's solves give them)."""
+    flat = out.reshape((-1,) + out.shape[-2:]).copy()
+    if flat.shape[0] == nans.shape[0]:
+        flat[nans] = xp.nan
+    return flat.reshape(out.shape)
 
 
 def _mask(n, m, lower, dtype, half_diagonal=False):

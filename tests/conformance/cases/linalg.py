@@ -129,3 +129,49 @@ def case_normalize_tensor_diag_rank(tf):
     return [n, norm, n1, norm1, tf.linalg.tensor_diag([1.0, 2.0]),
             tf.linalg.matrix_rank(m), tf.linalg.matrix_rank(tf.constant([[1.0, 2.0], [2.0, 4.0]])),
             _grads(tf, lambda a: tf.linalg.normalize(a)[0] * [[1.0, 2.0]], B)]
+
+
+# Matrices holding NaN or infinity: TensorFlow's MatrixInverse and MatrixSolve refuse some as
+# "not invertible" and return NaNs for others, by where the NaN meets Eigen's pivoting.
+_NAN = float("nan")
+_INF = float("inf")
+
+
+def case_inv_nan_off_the_pivots_gives_nans(tf):
+    return tf.linalg.inv(tf.constant([[1.0, _NAN], [0.0, 1.0]]))
+
+
+def case_inv_nan_as_a_pivot_is_not_invertible(tf):
+    return tf.linalg.inv(tf.constant([[_NAN, 1.0], [2.0, 3.0]]))
+
+
+def case_inv_infinite_pivot(tf):
+    return tf.linalg.inv(tf.constant([[_INF, 0.0], [0.0, 1.0]], tf.float64))
+
+
+def case_inv_nan_in_the_middle_of_a_3x3(tf):
+    return tf.linalg.inv(tf.constant([[2.0, 1.0, 0.0], [1.0, _NAN, 1.0], [0.0, 1.0, 2.0]]))
+
+
+def case_inv_nan_below_a_larger_pivot(tf):
+    return tf.linalg.inv(tf.constant([[4.0, 1.0, 0.0], [_NAN, 2.0, 1.0], [1.0, 0.0, 3.0]]))
+
+
+def case_inv_batch_with_one_bad_matrix(tf):
+    return tf.linalg.inv(tf.constant([[[1.0, 2.0], [3.0, 4.0]], [[_NAN, 1.0], [2.0, 3.0]]]))
+
+
+def case_inv_adjoint_of_a_nan_matrix(tf):
+    return tf.linalg.inv(tf.constant([[1.0, _NAN], [0.0, 1.0]]), adjoint=True)
+
+
+def case_solve_nan_as_a_pivot(tf):
+    return tf.linalg.solve(tf.constant([[_NAN, 1.0], [2.0, 3.0]]), tf.ones([2, 1]))
+
+
+def case_solve_nan_off_the_pivots(tf):
+    return tf.linalg.solve(tf.constant([[1.0, _NAN], [0.0, 1.0]]), tf.ones([2, 1]))
+
+
+def case_solve_singular_matrix(tf):
+    return tf.linalg.solve(tf.constant([[1.0, 2.0], [2.0, 4.0]]), tf.ones([2, 1]))
