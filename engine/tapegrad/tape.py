@@ -375,7 +375,7 @@ class GradientTape:
         >>> with tf.GradientTape() as tape:
         ...     y = x * x
         >>> print(tape.explain(y, x))  # doctest: +ELLIPSIS
-        x is a tf.Tensor that the tape did not watch...
+        x is a tf.Tensor that the tape never watched...
         """
         return self._observer().explain(target, source, _getframe(1))
 

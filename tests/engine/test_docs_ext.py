@@ -71,7 +71,7 @@ def test_sphinx_builds_the_example_site_with_live_examples(tmp_path):
     assert 'height="160"' in index                             # :height:
     other = (out / "none-gradients.html").read_text()
     assert "<tapegrad-playground readonly>" in other           # :readonly:, nested code-block
-    assert "tape did not watch" in other                       # its explanation, pre-rendered
+    assert "tape never watched" in other                       # its explanation, pre-rendered
     assert (out / "_static" / "tapegrad" / "assets" / "worker.js").read_text() == "/* worker */"
     assert not (out / "_static" / "tapegrad" / "tapegrad-playground.js.map").exists()
     assert (out / "_static" / "docs-example.css").is_file()
