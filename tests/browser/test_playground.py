@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tapegrad.graph.compact import expand
 
 from conftest import load_runtime  # noqa: E402
 
@@ -39,7 +40,8 @@ def native_graphs():
         status = runtime.Session(lambda kind, payload: sent.append((kind, payload))).run(
             (EXAMPLES / ex["file"]).read_text())
         assert status["ok"], sent
-        graphs[ex["id"]] = next(json.loads(p) for k, p in sent if k == "graph")
+        # as the page reads it: the compact form expanded (web/src/graph/compact.js)
+        graphs[ex["id"]] = expand(next(json.loads(p) for k, p in sent if k == "graph"))
     return graphs
 
 
