@@ -238,9 +238,10 @@ class Playground:
         return self.root.locator("[data-testid=console]").inner_text()
 
     def last_run_output(self) -> str:
-        """The console text after the last '▶ Run N' line."""
+        """The console text after the last '▶ Run N' line (all of it when a flood of output has
+        pushed that line out of the console's bounded history)."""
         text = self.console_text()
-        return text[text.rfind("▶ Run"):]
+        return text[max(text.rfind("▶ Run"), 0):]
 
     def runs(self) -> int:
         return int(self.pg.evaluate("sel => document.querySelector(sel).dataset.runs || '0'", self.host))

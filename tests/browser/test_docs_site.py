@@ -70,4 +70,4 @@ def test_readonly_page_shows_the_none_explanation_before_booting(site_page):
     pg = site_page("none-gradients.html", viewport=(1100, 900))
     pg.wait_for_selector("tapegrad-playground[data-state=idle] .cm-content")
     assert pg.locator(".cm-content").get_attribute("aria-readonly") == "true"
-    assert "did not watch" in pg.locator("[data-testid=prerendered]").inner_text()
+    assert "the tape never watched" in pg.locator("[data-testid=prerendered]").inner_text()
