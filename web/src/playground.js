@@ -15,7 +15,8 @@ import { bindStatus } from "./status.js";
  *          stateHost?: HTMLElement}} boxes  stateHost carries data-state (default: <body>)
  * @param {{editor: object, onRun: () => void, onStop: () => void, onGraph?: (doc: object) => void}} options
  *        editor: made by the caller (editor.js's interface: getCode, setCode, marks, goToLine, focus);
- *        onGraph: called before a graph document is drawn
+ *        onGraph: called before a graph document is drawn (the run's, or a training step's while
+ *        the run goes on)
  * @returns {{editor, output, plots, graph, setStatus, run(runner, number): Promise<object>}}
  *        run: one run of the editor's code on `runner` (run-code.js), its results in the panels
  */
@@ -25,10 +26,17 @@ export function assemblePlayground(boxes, { editor, onRun, onStop, onGraph }) {
   const plots = createPlots(boxes.plot);
   const panel = createGraphPanel(boxes.graph, { onHighlightLine: (line) => editor.highlightLine(line) });
   const graph = {
-    clear: () => panel.clear(),
+    clear() {
+      panel.clear();
+      boxes.graph.dataset.liveStep = boxes.graph.dataset.step = "";
+    },
     show(doc) {
       onGraph?.(doc);
       panel.show(doc);
+      // which step it shows: a training step while the run goes on (data-live-step), then the
+      // run's last complete one (data-step); tests/browser/test_live_graph.py watches them
+      boxes.graph.dataset.liveStep = doc.live ? String(doc.live.tape + 1) : "";
+      boxes.graph.dataset.step = doc.representative ? String(doc.representative.tape + 1) : "";
     },
   };
   const setStatus = bindStatus(boxes.status, boxes.run, boxes.stop, boxes.stateHost);

@@ -52,6 +52,14 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
           output.note(`Could not draw the graph: ${err.message}`, "error");
         }
       },
+      // while training runs: its latest complete step (the graph above replaces it at the end)
+      "live-graph"(data) {
+        try {
+          graph.show(data);
+        } catch (err) {
+          console.warn("tapegrad: could not draw the training step's graph:", err);
+        }
+      },
     }),
   };
   let status;

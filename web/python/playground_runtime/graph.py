@@ -1,11 +1,13 @@
 """The run's graph for the page: kind "graph" (docs/graph-json.md), one training step's when the
-run recorded a loop, then kind "nones": each None gradient's sentence for the console.
+run recorded a loop, then kind "nones": each None gradient's sentence for the console. While a
+training loop or ``fit`` runs, kind "live-graph" brings its latest complete step (``LiveGraph``).
 
 (tapegrad is imported where it is used: the worker imports this runtime before tapegrad.)
 """
 import json
+import time
 
-from .messages import GRAPH, NONES
+from .messages import GRAPH, LIVE_GRAPH, NONES
 
 MAX_TAPES_FOR_NONES = 30   # past this many tapes, None gradients are explained for the step shown
 
@@ -71,7 +73,6 @@ def representative_step(capture):
     ``doc["representative"]`` (``{"tape", "tapes", "text"}``). Other documents are returned as
     they are.
     """
-    from tapegrad.graph.document import export_dict
     lines = {}
     for index, _call, _names, _reasons, line in capture.calls:
         lines.setdefault(line, set()).add(index)
@@ -81,13 +82,103 @@ def representative_step(capture):
     if steps < 3 or 2 * steps <= len(capture.tapes):
         return None
     last = max(index for index, *_ in capture.calls)
-    calls = [(0, *rest) for index, *rest in capture.calls if index == last]
-    names = {0: capture.tape_names[last]} if last in capture.tape_names else None
-    step = export_dict([capture.tapes[last]], calls, tape_names=names)
-    for tape in step["tapes"]:
-        tape["label"] = f"step {last + 1} of {len(capture.tapes)}"    # the panel names the tape so
+    step = step_graph(capture, last, f"step {last + 1} of {len(capture.tapes)}")
     step["representative"] = {
         "tape": last, "tapes": len(capture.tapes),
         "text": f"One training step shown: the last complete one (tape {last + 1} of "
                 f"{len(capture.tapes)} recorded)."}
     return step
+
+
+def step_graph(capture, index, label):
+    """The graph document of the captured tape ``index`` alone, with its gradient calls; the
+    panel names the tape ``label``."""
+    from tapegrad.graph.document import export_dict
+    calls = [(0, *rest) for tape, *rest in capture.calls if tape == index]
+    names = {0: capture.tape_names[index]} if index in capture.tape_names else None
+    step = export_dict([capture.tapes[index]], calls, tape_names=names)
+    for tape in step["tapes"]:
+        tape["label"] = label
+    return step
+
+
+class LiveGraph:
+    """While a training loop or ``fit`` runs, sends the page its latest complete step's graph
+    (kind "live-graph": a graph document with ``"live": {"tape", "text"}``), so the Tape pane
+    follows the training instead of waiting for the end.
+
+    It follows the run's capture: after each gradient call (a step is complete when its gradient
+    has been taken), at most once per ``EVERY_S`` seconds and only once one line of the code has
+    asked for the gradients of two tapes (a loop: a single tape or a demo of a few distinct tapes
+    is shown at the end as before). An export costs some tens of milliseconds (a Keras step's:
+    55 ms natively, most of it the values' summaries), so the next one waits ``EVERY_S`` or
+    ``1 / MAX_SHARE`` times the last one's cost, whichever is longer: the exports take at most
+    ``MAX_SHARE`` of the run's time (tests/browser/bench_live_graph.py measures the run with and
+    without them). The throttle is here, in the worker: the page draws every document it gets.
+    """
+
+    EVERY_S = 1.0
+    MAX_SHARE = 0.04
+    LOOP_TAPES = 2       # tapes asked on one line before the run counts as a loop
+
+    def __init__(self, send, clock=time.monotonic):
+        self.send = send
+        self.clock = clock
+        self.capture = None
+        self.next_at = 0.0
+        self.tapes_of_line = {}    # line of a gradient call -> the tapes asked there (a few)
+        self.sent = 0
+
+    def follow(self, capture):
+        """Follows ``capture`` from now on (a new run); used as ``with live.follow(cap):`` inside
+        ``with cap:``, so that each tape tells the capture of its gradient calls first."""
+        self.capture = capture
+        self.next_at = self.clock() + self.EVERY_S
+        self.tapes_of_line = {}
+        self.sent = 0
+        return self
+
+    def __enter__(self):
+        from tapegrad import tape as tape_module
+        tape_module.creation_hooks.append(self.on_tape)
+        return self
+
+    def __exit__(self, *exc):
+        from tapegrad import tape as tape_module
+        if self.on_tape in tape_module.creation_hooks:
+            tape_module.creation_hooks.remove(self.on_tape)
+        return False
+
+    def on_tape(self, tape):
+        from tapegrad.graph.provenance import provenance_of
+        provenance_of(tape).subscribers.append(self)
+
+    def on_gradient(self, tape, call):
+        """A gradient call on a tape of the run (after the capture has noted it)."""
+        self.after_gradient()
+
+    def after_gradient(self):
+        if not self.capture.calls:
+            return
+        index, *_, line = self.capture.calls[-1]
+        tapes = self.tapes_of_line.setdefault(line, set())
+        if len(tapes) < self.LOOP_TAPES:
+            tapes.add(index)
+        started = self.clock()
+        if started < self.next_at or len(tapes) < self.LOOP_TAPES:
+            return
+        try:
+            self.send_step(index)
+        except Exception:     # the run goes on without live graphs; the graph at its end tells
+            self.next_at = float("inf")
+            return
+        now = self.clock()
+        self.next_at = now + max(self.EVERY_S, (now - started) / self.MAX_SHARE)
+
+    def send_step(self, index):
+        from tapegrad.graph.export import to_json
+        doc = step_graph(self.capture, index, f"step {index + 1} (training goes on)")
+        doc["live"] = {"tape": index,
+                       "text": f"Training: step {index + 1}, the latest complete one."}
+        self.send(LIVE_GRAPH, to_json(doc))
+        self.sent += 1

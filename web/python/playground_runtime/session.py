@@ -7,7 +7,7 @@ import sys
 
 from .aliases import install_tensorflow_alias
 from .errors import USER_FILE, stopped_status, user_traceback
-from .graph import send_graph
+from .graph import LiveGraph, send_graph
 from .messages import TRACEBACK
 from .plots import PlotSender, uses_matplotlib
 from . import stdin
@@ -35,6 +35,7 @@ class Session:
         self.plots = PlotSender(send)
         self.training = TrainingFeed(send)
         self.weights = WeightStorage(send)
+        self.live_graph = LiveGraph(send)
 
     def run(self, source):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
@@ -76,7 +77,7 @@ class Session:
             if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
                 self.plots.install()
             code = compile(source, USER_FILE, "exec")
-            with cap:
+            with cap, self.live_graph.follow(cap):
                 exec(code, {"__name__": "__main__", "__file__": USER_FILE})
         except KeyboardInterrupt as exc:  # Stop (or the code raised it): not an error
             status = stopped_status(exc)
