@@ -100,8 +100,11 @@ def test_a_loop_sends_its_latest_complete_step_while_it_runs_then_the_graph_at_t
         assert len(tape["gradients"]) == 1                     # the step's gradient call
         assert {n["op"] for n in doc["nodes"] if n["kind"] == "op"} >= {"Mul", "Sub", "Pow"}
         assert doc["live"]["text"] == f"Training: step {doc['live']['tape'] + 1}, the latest complete one."
+    # the live form is the collapsed one (boxes, no values: cheap); the end's is the whole step
+    assert all(doc["layout"].get("collapsed") for doc in live)
     final = expand(next(doc for kind, doc in messages if kind == "graph"))
     assert final["tapes"][0]["label"] == "step 8 of 8"          # the end: the last complete step
+    assert not final["layout"].get("collapsed")
 
 
 def test_at_most_one_live_graph_per_interval():
@@ -130,7 +133,7 @@ def test_fit_sends_live_step_graphs_with_the_model_layers():
     live = live_docs(messages)
     assert len(live) >= 6                            # 2 epochs of 4 steps, from the second step
     groups = {g["label"] for g in live[-1]["groups"]}
-    assert any("hidden" in label for label in groups) and any("out" in label for label in groups), groups
+    assert {"hidden (Dense)", "out (Dense)"} <= groups, groups          # the layers' boxes
     final = expand(next(doc for kind, doc in messages if kind == "graph"))
     assert final["representative"]["tape"] == live[-1]["live"]["tape"]   # the same last step
 

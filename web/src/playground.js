@@ -36,6 +36,7 @@ export function assemblePlayground(boxes, { editor, onRun, onStop, onGraph }) {
       // which step it shows: a training step while the run goes on (data-live-step), then the
       // run's last complete one (data-step); tests/browser/test_live_graph.py watches them
       boxes.graph.dataset.liveStep = doc.live ? String(doc.live.tape + 1) : "";
+      if (doc.live) boxes.graph.dataset.liveExportMs = String(doc.live.export_ms);
       boxes.graph.dataset.step = doc.representative ? String(doc.representative.tape + 1) : "";
     },
   };
