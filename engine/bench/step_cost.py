@@ -1,7 +1,8 @@
-"""Per-step cost of the small steps W2, W3-b64 (and -b256), W6-hvp and W5-tanh (issue 18), natively.
+"""Per-step cost of the small steps W2, W3-b64 (and -b256), W6-hvp and W5-tanh (issue 18), natively,
+and of W2 and W3-b64 under ``@tf.function`` (issue 29: ``W2-tf.function``, ``W3-b64-tf.function``).
 
-    python engine/bench/step_cost.py [--case W2|W3-b64|W3-b256|W6-hvp|W5-tanh] [--steps 200] \
-        [--repeat 7]
+    python engine/bench/step_cost.py [--case W2|W3-b64|W3-b256|W6-hvp|W5-tanh|W2-tf.function] \
+        [--steps 200] [--repeat 7]
     valgrind --tool=callgrind --instr-atstart=no python engine/bench/step_cost.py --case W2 \
         --steps N --repeat 0 --callgrind-on
 
@@ -36,14 +37,24 @@ CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=
          "W6-jacobian": dict(width=W6_JACOBIAN_WIDTH), "W5-softmax": dict(shape=W5_CE_SHAPE)}
 
 
+# The same steps under ``@tf.function``: after the first call (the trace) each call replays the
+# recorded graph without running the Python body.
+TRACED = {"W2-tf.function": "W2", "W3-b64-tf.function": "W3-b64"}
+
+
 def make_step(case_id):
     from peerbench.peers.tapegrad_peer import PEER
-    return PEER.builder_for(case_id)(SimpleNamespace(id=case_id, params=CASES[case_id]))
+    eager_id = TRACED.get(case_id, case_id)
+    step = PEER.builder_for(eager_id)(SimpleNamespace(id=eager_id, params=CASES[eager_id]))
+    if case_id in TRACED:
+        import tapegrad as tf
+        step = tf.function(step)
+    return step
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--case", default="W2", choices=sorted(CASES))
+    p.add_argument("--case", default="W2", choices=sorted([*CASES, *TRACED]))
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--warmup", type=int, default=20)

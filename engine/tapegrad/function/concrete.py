@@ -8,7 +8,8 @@ from ..backend import xp as np
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec
 from .calls import _run_eagerly
-from .keys import common_dims, map_leaves, tensor_dims, zip_leaves
+from .func_graph import FuncGraph
+from .keys import common_dims, flat_inputs, input_shapes, map_leaves, tensor_dims, zip_leaves
 from .signatures import named_arguments, unnamed
 from .symbolic import GraphTensorView, with_symbolic_names
 from .variable_state import UndoAssignments
@@ -31,10 +32,10 @@ class ConcreteFunction:
         self._pattern = pattern
         self.name = f"__inference_{function._name}_{next(_inference_ids)}".encode()
         self._input_specs = self._named_specs()
-        first = self._trace(1, hide_prints=not tracing)
+        first, self._trace_graph = self._trace(1, hide_prints=not tracing, record=True)
         dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in nest.flatten(first)]
         if any(d is None for spec in nest.flatten(self._input_specs)
-               for d in (spec._dims or (None,))):
+               if isinstance(spec, TensorSpec) for d in (spec._dims or (None,))):
             second = nest.flatten(self._trace(2, hide_prints=True))
             dims = [common_dims(a, tuple(b.shape)) if isinstance(b, Tensor) else a
                     for a, b in zip(dims, second)]
@@ -44,7 +45,8 @@ class ConcreteFunction:
         self.structured_outputs = nest.pack_sequence_as(first, flat)
         self.outputs = [x for x in flat if isinstance(x, GraphTensorView)]
         self.inputs = [GraphTensorView(f"{s.name}:0", s._dims, s.dtype)
-                       for s in nest.flatten(self._input_specs)]
+                       for s in nest.flatten(self._input_specs) if isinstance(s, TensorSpec)]
+        self._graph = None
 
     def _named_specs(self):
         dims_iter = iter(tensor_dims(self._pattern))
@@ -73,11 +75,27 @@ class ConcreteFunction:
             return leaf
         return [map_leaves(example, v) for v in self._templates]
 
-    def _trace(self, unknown_size, hide_prints):
+    def _trace(self, unknown_size, hide_prints, record=False):
+        """Runs the Python function on example arguments, its assignments undone; with
+        ``record``, returns ``(result, graph)`` and keeps the graph for calls of these shapes."""
         named = list(zip(self._names, self._example(unknown_size)))
         values = with_symbolic_names(named, tensor_dims(self._pattern))
         with UndoAssignments():
-            return self._function._run(values, named, hide_prints)
+            if not record:
+                return self._function._run(values, named, hide_prints)
+            flat = flat_inputs(values)
+            result, graph = self._function._run(values, named, hide_prints, record=flat)
+        self._function._graphs.setdefault(self._pattern, {})[input_shapes(flat)] = graph
+        return result, graph
+
+    @property
+    def graph(self):
+        """The trace's graph (``get_operations()``, ``inputs``, ``outputs``,
+        ``as_graph_def()``): see ``func_graph``."""
+        if self._graph is None:
+            self._graph = FuncGraph(self.name.decode(), self._trace_graph, self.inputs,
+                                    self.outputs)
+        return self._graph
 
     @property
     def structured_input_signature(self):
@@ -88,12 +106,17 @@ class ConcreteFunction:
         return self.pretty_printed_signature(False)
 
     def __call__(self, *args, **kwargs):
+        # Python arguments were fixed by the trace: the call takes the tensor ones alone.
+        takes = [n for n, spec in zip(self._names, self._input_specs)
+                 if any(isinstance(x, TensorSpec) for x in nest.flatten(spec))]
         try:
-            _, named = named_arguments(inspect.Signature(
+            _, given = named_arguments(inspect.Signature(
                 [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                 for n in self._names]), args, kwargs)
+                 for n in takes]), args, kwargs)
         except TypeError as e:
             raise TypeError(f"{self.name.decode()}() {e}") from None
+        given = dict(given)
+        named = [(n, given[n] if n in given else t) for n, t in zip(self._names, self._templates)]
         flat_index = itertools.count()
 
         def check(leaf, spec):
@@ -102,7 +125,9 @@ class ConcreteFunction:
             return self._checked_input(leaf, spec, next(flat_index))
         values = [zip_leaves(check, value, template)
                   for (_, value), template in zip(named, self._input_specs)]
-        return self._function._run(values, named, hide_prints=not _run_eagerly[0])
+        if _run_eagerly[0]:
+            return self._function._run(values, named, hide_prints=False)
+        return self._function._execute(self._pattern, values, named)
 
     def _checked_input(self, leaf, spec, i):
         """Input ``i`` as a tensor of ``spec``'s dtype, or TensorFlow's error for another dtype."""
@@ -121,7 +146,7 @@ class ConcreteFunction:
             self.structured_outputs)
 
     def pretty_printed_signature(self, verbose=True):
-        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {unnamed(s)!r}"
+        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(s)}"
                            for n, s in zip(self._names, self._input_specs))
         return (f"Input Parameters:\n{params}\nOutput Type:\n  {self._output_specs()!r}\n"
                 "Captures:\n  None")
@@ -130,5 +155,13 @@ class ConcreteFunction:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     def __repr__(self):
-        params = ", ".join(f"{n}: {unnamed(s)!r}" for n, s in zip(self._names, self._input_specs))
+        params = ", ".join(f"{n}: {_type_text(s)}" for n, s in zip(self._names, self._input_specs))
         return f"<ConcreteFunction ({params}) -> {self._output_specs()!r} at 0x{id(self):X}>"
+
+
+def _type_text(spec):
+    """A parameter's type as TensorFlow prints it: specs without names, a Python value as the
+    literal it was traced with (``Literal['train']``)."""
+    if spec is None or isinstance(spec, (bool, int, float, str, bytes)):
+        return f"Literal[{spec!r}]"
+    return repr(unnamed(spec))

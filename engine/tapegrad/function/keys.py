@@ -118,3 +118,22 @@ def common_dims(a, b):
     if a is None or b is None or len(a) != len(b):
         return None
     return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+def flat_inputs(values):
+    """The tensor and variable leaves of a call's argument values, in ``map_leaves`` order."""
+    out = []
+
+    def visit(leaf):
+        if isinstance(leaf, (Tensor, Variable)):
+            out.append(leaf)
+        return leaf
+    for v in values:
+        map_leaves(visit, v)
+    return out
+
+
+def input_shapes(flat):
+    """The concrete shapes of a call's inputs: a recorded graph serves calls of these alone
+    (shapes a Python body read while tracing are constants in its graph)."""
+    return tuple([x._value.shape for x in flat])

@@ -6,9 +6,12 @@ import inspect
 import types
 import weakref
 
+from .. import recording
 from .calls import _calls, _run_eagerly, call_scope, hooked
 from .concrete import ConcreteFunction
-from .keys import as_tensor_leaf, fits, map_leaves, relaxed, tensor_dims, trace_key
+from .graph import TraceRecorder
+from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
+                   tensor_dims, trace_key)
 from .retracing import retracing_watch
 from .signatures import (bind_to_signature, check_input_signature,
                          check_signature_covers_parameters, named_arguments, parameter_names,
@@ -62,6 +65,7 @@ class Function:
         self._trace_count = 0        # traces TensorFlow would have made (some keys trace twice)
         self._traced_before = False
         self._concrete = {}          # trace key -> ConcreteFunction
+        self._graphs = {}            # trace key -> {input shapes: TraceGraph}
         self._bound = weakref.WeakKeyDictionary()
         self._bound_by_id = {}
         try:
@@ -73,6 +77,7 @@ class Function:
             # (a method's is checked once bound)
             check_signature_covers_parameters(self._signature, self._input_signature)
         functools.update_wrapper(self, python_function, updated=())
+        self._label = f"tf.function:{self._graph_label()}"
 
     # -- attributes TensorFlow's Function has ----------------------------------------------------
     @property
@@ -156,23 +161,46 @@ class Function:
         self._traced_before = self._traced_before or tracing
         if tracing:
             pattern = self._new_trace(key)
-        values = [v for _, v in named]
-        if tracing:
-            values = with_symbolic_names(named, tensor_dims(pattern))
         if _calls.depth == 0:             # TensorFlow watches the calls made eagerly
             retracing_watch(self._python_function).note(tracing, self._target())
+        values = [v for _, v in named]
+        if not tracing:
+            return self._execute(pattern, values, named)
+        values = with_symbolic_names(named, tensor_dims(pattern))
         made = variables_made()
         count = self._trace_count
         try:
-            result = self._run(values, named, hide_prints=not tracing)
+            result = self._execute(pattern, values, named, tracing=True)
             if variables_made() != made:
                 self._check_variables_made_once(first, values, named)
-        except BaseException:
-            if tracing:                   # a trace that failed is not kept: the next call traces
-                self._traces.remove(pattern)
-                self._trace_count = count - 1
+        except BaseException:             # a trace that failed is not kept: the next call traces
+            self._traces.remove(pattern)
+            self._graphs.pop(pattern, None)
+            self._trace_count = count - 1
             raise
         return result
+
+    def _execute(self, pattern, values, named, tracing=False):
+        """Runs a call of the trace ``pattern``: the graph recorded for these input shapes when
+        there is one that can be replayed, else the Python body (hidden prints unless
+        ``tracing``), recording a graph on the first run for these shapes."""
+        if pattern is None:               # inside a call whose prints are hidden: no trace
+            return self._run(values, named, hide_prints=True)
+        flat = flat_inputs(values)
+        shapes = input_shapes(flat)
+        graphs = self._graphs.setdefault(pattern, {})
+        graph = None if tracing else graphs.get(shapes)
+        if graph is None:
+            result, graphs[shapes] = self._run(values, named, not tracing, record=flat)
+            return result
+        if graph.replayable:
+            scopes = recording.scope_stack.mine()
+            scopes.append(self._label)
+            try:
+                return graph.replay(flat)
+            finally:
+                scopes.pop()
+        return self._run(values, named, hide_prints=True)
 
     def _check_variables_made_once(self, first, values, named):
         """TensorFlow lets a function create variables on its first call only. That call it
@@ -190,11 +218,16 @@ class Function:
             "sure the tf.Variable is only created once or created outside tf.function. See "
             "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
-    def _run(self, values, named, hide_prints):
+    def _run(self, values, named, hide_prints, record=None):
+        """Runs the Python body; with ``record`` (the call's flat inputs) also records its graph
+        and returns ``(result, graph)``."""
         args, kwargs = rebuild(self._signature, values, named)
-        with call_scope(f"tf.function:{self._graph_label()}", hide_prints), \
-                hooked(self._python_function):
-            return outputs(self._target()(*args, **kwargs))
+        with call_scope(self._label, hide_prints), hooked(self._python_function):
+            if record is None:
+                return outputs(self._target()(*args, **kwargs))
+            with TraceRecorder(record) as recorder:
+                result = outputs(self._target()(*args, **kwargs))
+                return result, recorder.finish(result)
 
     def _graph_label(self):
         """The cluster's name in the tape graph: a method's with its class (``Model.__call__``),

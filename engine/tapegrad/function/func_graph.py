@@ -1,0 +1,166 @@
+"""A concrete function's ``.graph`` as TensorFlow's ``FuncGraph`` shows it: the operations its
+trace recorded (``get_operations()``), its ``inputs`` and ``outputs``, and ``as_graph_def()``
+listing the nodes with their inputs.
+
+Node types are TensorFlow's where the trace has them: ``Placeholder`` for each input (and for
+each variable the graph captures, as TensorFlow's resource handles), ``Const`` for constants,
+the primitive's op name for each op, ``ReadVariableOp`` / ``AssignVariableOp`` /
+``AssignAddVariableOp`` / ``AssignSubVariableOp`` for variables and ``Identity`` for each output.
+A gradient taken inside the function is one ``SymbolicGradient`` node per reverse rule
+(TensorFlow lists the rule's own ops there). Node names are the type's, made unique as
+TensorFlow does (``AddV2``, ``AddV2_1``); TensorFlow names ops after the Python call instead
+(``add`` for ``x + 1``).
+"""
+from .graph import ASSIGN, OP, READ, VJP, _Out
+from .symbolic import GraphTensorView
+
+_ASSIGN_TYPES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+                 "assign_sub": "AssignSubVariableOp"}
+
+
+class Operation:
+    """One node: ``name``, ``type``, its ``inputs`` and ``outputs`` (graph tensors)."""
+
+    def __init__(self, name, type_, inputs, outputs):
+        self.name, self.type, self.inputs, self.outputs = name, type_, inputs, outputs
+
+    @property
+    def node_def(self):
+        return NodeDef(self.name, self.type, [t.name.rpartition(":")[0] for t in self.inputs])
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class NodeDef:
+    """A node of ``as_graph_def()``: ``name``, ``op`` and the names of its ``input`` nodes."""
+
+    def __init__(self, name, op, inputs):
+        self.name, self.op, self.input = name, op, inputs
+
+    def __repr__(self):
+        return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r})"
+
+
+class GraphDef:
+    """What ``as_graph_def()`` gives: its ``node`` list."""
+
+    def __init__(self, nodes):
+        self.node = nodes
+
+    def __repr__(self):
+        return "\n".join(f'node {{ name: "{n.name}" op: "{n.op}" }}' for n in self.node)
+
+
+class FuncGraph:
+    """The graph of one trace (see the module docstring)."""
+
+    def __init__(self, name, trace, input_views, output_views):
+        self.name = name
+        self._ops = []
+        self._names = {}
+        self._tensors = {}              # slot -> GraphTensorView
+        self.inputs = []
+        for (_, slot), view in zip(trace.inputs, input_views):
+            op = self._add(view.name.rpartition(":")[0], "Placeholder", [], None, trace)
+            op.outputs.append(view)
+            self._tensors[slot] = view
+            self.inputs.append(view)
+        self._captured = {}
+        for node in trace.nodes:
+            self._add_node(node, trace)
+        self.outputs = []
+        flat = [x for x in _flat(trace.outputs) if isinstance(x, _Out)]
+        for out, view in zip(flat, output_views):
+            ident = self._add("Identity", "Identity", [self._value(out.i, trace)], None, trace)
+            self.outputs.append(ident.outputs[0] if view is None else view)
+        self.inputs += list(self._captured.values())
+
+    def _unique(self, base):
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def _add(self, name, type_, inputs, slot, trace, dims=None, dtype=None):
+        name = self._unique(name)
+        outputs = []
+        if slot is not None:
+            t = trace.example(slot)
+            view = GraphTensorView(f"{name}:0", tuple(t.shape) if t is not None else dims,
+                                   t.dtype if t is not None else dtype)
+            self._tensors[slot] = view
+            outputs.append(view)
+        op = Operation(name, type_, inputs, outputs)
+        self._ops.append(op)
+        return op
+
+    def _value(self, slot, trace):
+        view = self._tensors.get(slot)
+        if view is None:                # a constant, listed where first used
+            view = self._add("Const", "Const", [], slot, trace).outputs[0]
+        return view
+
+    def _handle(self, var):
+        key = id(var)
+        if key not in self._captured:
+            name = self._unique("resource") if not isinstance(var, int) else f"args_{var}"
+            self._captured[key] = GraphTensorView(f"{name}:0", (), _RESOURCE)
+            self._ops.append(Operation(name, "Placeholder", [], [self._captured[key]]))
+        return self._captured[key]
+
+    def _add_node(self, node, trace):
+        kind = node[0]
+        if kind is OP:
+            _, prim, _, ins, slot = node
+            self._add(prim.name, prim.name, [self._value(i, trace) for i in ins], slot, trace)
+        elif kind is READ:
+            self._add("ReadVariableOp", "ReadVariableOp", [self._handle(node[1])], node[2], trace)
+        elif kind is ASSIGN:
+            type_ = _ASSIGN_TYPES.get(node[2], "AssignVariableOp")
+            self._add(type_, type_, [self._handle(node[1]), self._value(node[3], trace)], None,
+                      trace)
+        elif kind is VJP:
+            ins = [self._handle(i[0]) if isinstance(i, tuple) else self._value(i, trace)
+                   for i in node[4]]
+            op = self._add(f"gradient_tape/{node[6]}", "SymbolicGradient", ins, None, trace)
+            for slot in node[5]:
+                if slot is not None:
+                    view = GraphTensorView(f"{op.name}:{len(op.outputs)}", None, None)
+                    t = trace.example(slot)
+                    if t is not None:
+                        view = GraphTensorView(view.name, tuple(t.shape), t.dtype)
+                    self._tensors[slot] = view
+                    op.outputs.append(view)
+
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        for op in self._ops:
+            if op.name == name:
+                return op
+        raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+
+    def as_graph_def(self, add_shapes=False):
+        return GraphDef([op.node_def for op in self._ops])
+
+    def __repr__(self):
+        return f"<FuncGraph name={self.name}>"
+
+
+class _Resource:
+    name = "resource"
+
+    def __repr__(self):
+        return "tf.resource"
+
+
+_RESOURCE = _Resource()
+
+
+def _flat(structure):
+    if isinstance(structure, dict):
+        return [x for v in structure.values() for x in _flat(v)]
+    if isinstance(structure, (list, tuple)):
+        return [x for v in structure for x in _flat(v)]
+    return [structure]

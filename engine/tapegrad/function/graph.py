@@ -1,0 +1,393 @@
+"""A trace's graph: the primitives a ``tf.function`` call ran while its Python body ran, recorded
+so that later calls with the same signature run them again without running Python.
+
+While a call traces, a ``TraceRecorder`` is one of the thread's recorders (the list every
+``recording.bind`` shows its op to, as it does to tapes), so it sees each primitive the body
+applies, each variable read and each assignment, exactly as a tape does. Every value the graph
+uses is one of: an input (a tensor or variable argument), a variable read (read again on every
+replay: variables are never baked in), a constant (a tensor made from Python values, or one
+captured from outside the function), or an earlier node's output.
+
+A trace can be replayed only when nothing in it depended on a tensor's value outside the
+primitives; otherwise the graph is marked not replayable, with the reason, and that signature runs
+the Python body on every call, as before (see the package docstring). What marks it:
+
+* a value read in Python (``.numpy()``, ``float()``, ``int()``, ``bool()``, ``operator.index``,
+  NumPy conversion): the body branched or computed on a value;
+* a tensor made in Python from another tensor's array, or by an engine function that is not a
+  primitive (random ops and their global generator state, ``tf.unique``, ...), used by the graph;
+* an op that is not a primitive (``tf.py_function``, ``tf.custom_gradient``);
+* text written by the engine (``tf.print``), a sparse variable update, the same tensor passed as
+  two arguments.
+"""
+import inspect
+import linecache
+import sys
+
+from .. import backprop, convert, ground, tensor as tensor_module
+from ..ops import array_ops, shape_ops
+from ..primitives import TABLE, Primitive
+from ..recording import bind
+from ..tape import GradientTape
+from ..tensor import EagerTensor, Tensor, convert_to_tensor
+from ..thread_state import entered, state
+from ..variables import Variable
+from .calls import _ENGINE_DIR, _HiddenPrints
+from .keys import map_leaves
+
+OP, READ, ASSIGN, VJP = "op", "read", "assign", "vjp"
+
+_recorders = []          # the TraceRecorders of the traces in progress in this process
+_real_next_id = tensor_module._next_id
+def _codes(fn):
+    """``fn``'s code object and those of the functions and comprehensions inside it."""
+    stack, out = [inspect.unwrap(fn).__code__], []
+    while stack:
+        code = stack.pop()
+        out.append(code)
+        stack.extend(c for c in code.co_consts if isinstance(c, _CodeType))
+    return out
+
+
+_CodeType = type(_codes.__code__)
+# Engine functions that make tensors from Python values, shapes and dtypes alone (a tensor made
+# anywhere else in the engine while tracing came from arrays the graph cannot replay), each with
+# the arguments that must not be tensors for that to hold.
+_CONSTANT_MAKERS = {code: python_args for fn, python_args in (
+    (tensor_module.convert_to_tensor, ("value",)), (tensor_module.constant, ("value",)),
+    (tensor_module.Tensor.__init__, ("value",)), (convert.binary, ()),   # (wraps Python numbers)
+    (array_ops.zeros, ()), (array_ops.ones, ()), (array_ops.zeros_like, ()),
+    (array_ops.ones_like, ()), (array_ops.shape, ()), (array_ops.size, ()),
+    (array_ops.rank, ()), (array_ops.eye, ()), (array_ops.fill, ("value",)),
+    (array_ops.range_, ("start", "limit", "delta")), (shape_ops.shape_n, ()),
+    (ground.zeros_of, ()), (ground.ones_of, ()), (ground.scalar_like, ("value",)),
+    (backprop.seeds, ()),                       # a gradient's ones
+    (GradientTape.gradient, ()),                # an unconnected gradient's zeros
+) for code in _codes(fn)}
+_WRAP = tensor_module.wrap.__code__
+
+
+def _constant(f):
+    """Whether frame ``f``, which makes a tensor, makes it from Python values or shapes."""
+    python_args = _CONSTANT_MAKERS.get(f.f_code)
+    if python_args is None:
+        return False
+    local = f.f_locals
+    return not any(isinstance(local.get(a), (Tensor, Variable)) for a in python_args)
+
+
+def _noting_next_id():
+    """``tensor._next_id`` while tracing: numbers the tensor and tells the recorders which engine
+    function made it, unless that is a constant made from Python values or shapes."""
+    i = _real_next_id()
+    f = sys._getframe(1)
+    if f.f_code is _WRAP:
+        f = f.f_back
+    if not _constant(f):
+        for r in _recorders:
+            if not r.opaque:
+                r.made_in_python[i] = f.f_code.co_name
+    return i
+
+
+def _noting(method, what):
+    def noted(self):
+        for r in _recorders:
+            if not r.opaque:
+                r.fail(f"{what} of a tensor was taken in Python")
+        return method(self)
+    return noted
+
+
+def _recorded_vjp(prim, vjp):
+    """``vjp`` as the primitives hold it while tracing: one node of the graph, replayed by
+    calling ``vjp`` again. A reverse rule is a function of its tensors alone, but may compute
+    in NumPy where no tape records (the trace must not see those arrays as constants)."""
+    def traced_vjp(g, ans, inputs, attrs, wanted):
+        active = state.active
+        seeing = [r for r in _recorders if not r.opaque and r in active]
+        for r in seeing:
+            r.opaque += 1
+        try:
+            out = vjp(g, ans, inputs, attrs, wanted)
+        finally:
+            for r in seeing:
+                r.opaque -= 1
+        for r in seeing:
+            r.on_vjp(prim, vjp, (g, ans, *inputs), attrs, wanted, out)
+        return out
+    return traced_vjp
+
+
+_saved_vjps = {}
+
+
+def _graph_numpy(self):
+    """``Tensor.numpy`` while tracing: TensorFlow's graph tensors have no ``numpy``, so the
+    user's code calling it on a tensor the trace computed gets TensorFlow's AttributeError."""
+    f = sys._getframe(1)
+    if _recorders and _recorders[-1].computed(self) and \
+            not f.f_code.co_filename.startswith(_ENGINE_DIR):
+        raise AttributeError(in_user_code(
+            f, "AttributeError: 'SymbolicTensor' object has no attribute 'numpy'"))
+    return Tensor.numpy(self)
+
+
+def in_user_code(frame, error):
+    """TensorFlow's text for an error raised while tracing the user's line in ``frame``."""
+    code = frame.f_code
+    line = linecache.getline(code.co_filename, frame.f_lineno).strip()
+    return (f'in user code:\n\n    File "{code.co_filename}", line {frame.f_lineno}, in '
+            f'{code.co_name}  *\n        {line}\n\n    {error}\n')
+
+
+_bool = _noting(Tensor.__bool__, "bool()")
+_index = _noting(Tensor.__index__, "operator.index()")
+
+
+class _EngineText:
+    """Stands for ``sys.stdout``/``sys.stderr`` while tracing: text written from engine code
+    (``tf.print``) marks the trace, since a replay would not print it."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        if sys._getframe(1).f_code.co_filename.startswith(_ENGINE_DIR):
+            for r in _recorders:
+                r.fail("the engine printed (tf.print)")
+        elif isinstance(self._stream, _HiddenPrints):   # (it would see this frame as the writer)
+            return len(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+_saved_streams = []
+
+
+def _install():
+    for prim in TABLE.values():
+        if prim.vjp is not None:
+            _saved_vjps[prim] = prim.vjp
+            prim.vjp = _recorded_vjp(prim, prim.vjp)
+    tensor_module._next_id = _noting_next_id
+    EagerTensor.__bool__ = _bool
+    EagerTensor.__index__ = _index
+    EagerTensor.numpy = _graph_numpy
+    _saved_streams[:] = [sys.stdout, sys.stderr]
+    sys.stdout, sys.stderr = _EngineText(sys.stdout), _EngineText(sys.stderr)
+
+
+def _uninstall():
+    for prim, vjp in _saved_vjps.items():
+        prim.vjp = vjp
+    _saved_vjps.clear()
+    tensor_module._next_id = _real_next_id
+    del EagerTensor.__bool__, EagerTensor.__index__, EagerTensor.numpy
+    if isinstance(sys.stdout, _EngineText):
+        sys.stdout = _saved_streams[0]
+    if isinstance(sys.stderr, _EngineText):
+        sys.stderr = _saved_streams[1]
+
+
+class _Out:
+    """An output leaf: the value in slot ``i``."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i):
+        self.i = i
+
+
+class TraceRecorder:
+    """Records one traced call (see the module docstring). Enter it around the body; ``finish``
+    gives the ``TraceGraph``."""
+
+    def __init__(self, flat_inputs):
+        self.made_in_python = {}      # tensor id -> the engine function that made it in Python
+        self.reason = None            # why the trace cannot be replayed (the first reason)
+        self.nodes = []               # (OP, prim, attrs, input slots, out slot), (READ, ...), ...
+        self.constants = {}           # slot -> captured tensor
+        self._slot = {}               # tensor id -> slot
+        self._arg_of_variable = {}    # id(variable argument) -> its input index
+        self.specs = []               # slot -> (shape, dtype) seen while tracing
+        self.opaque = 0               # > 0 while a reverse rule runs (one node: its ops unseen)
+        self.inputs = []              # (input index, slot) for tensor inputs
+        for i, x in enumerate(flat_inputs):
+            if isinstance(x, Variable):
+                self._arg_of_variable[id(x)] = i
+            elif x._id in self._slot:
+                self.fail("the same tensor was passed as two arguments")
+            else:
+                self._slot[x._id] = self._new(x)
+                self.inputs.append((i, self._slot[x._id]))
+
+    def _new(self, example):
+        """A new slot, for values like ``example`` (its shape and dtype are kept for listing)."""
+        self.specs.append((tuple(example._value.shape), example.dtype))
+        return len(self.specs) - 1
+
+    def fail(self, reason):
+        if self.reason is None:
+            self.reason = reason
+
+    # -- what the engine tells recorders -----------------------------------------------------
+    def on_op(self, prim, inputs, attrs, out):
+        if self.opaque:
+            return
+        if not isinstance(prim, Primitive):
+            self.fail(f"{getattr(prim, 'name', prim)!s} is not a primitive")
+        ins = tuple(self.slot_of(x) for x in inputs)
+        slot = self._slot[out._id] = self._new(out)
+        self.nodes.append((OP, prim, attrs, ins, slot))
+
+    def on_read(self, var, t):
+        if self.opaque:
+            self.fail("a reverse rule read a variable")
+        slot = self._slot[t._id] = self._new(t)
+        self.nodes.append((READ, self._variable_ref(var), slot))
+
+    def on_assign(self, var, value, kind):
+        if value is None:
+            # A Python value (``v.assign_add(1)``): the update's own frame holds it.
+            raw = sys._getframe(1).f_locals.get("value")
+            if raw is None or isinstance(raw, Tensor):
+                self.fail("a sparse variable update")
+                return
+            value = convert_to_tensor(raw, dtype=var.dtype)
+        self.nodes.append((ASSIGN, self._variable_ref(var), kind, self.slot_of(value)))
+
+    def on_vjp(self, prim, vjp, inputs, attrs, wanted, out):
+        """A reverse rule ran on ``inputs`` (the cotangent, the op's output, its inputs)."""
+        if not all(isinstance(x, (Tensor, Variable)) for x in inputs) or \
+                not all(c is None or isinstance(c, Tensor) for c in out):
+            self.fail("a gradient that is not a dense tensor")
+            return
+        # (a variable is the input of its read: ``(variable or input index,)`` stands for it)
+        ins = tuple((self._variable_ref(x),) if isinstance(x, Variable) else self.slot_of(x)
+                    for x in inputs)
+        outs = []
+        for c in out:
+            if c is not None:
+                self._slot[c._id] = self._new(c)
+            outs.append(None if c is None else self._slot[c._id])
+        self.nodes.append((VJP, vjp, attrs, tuple(wanted), ins, tuple(outs), prim.name))
+
+    def on_export(self, x):
+        if self.opaque:
+            return
+        self.fail("a tensor's value was read in Python (.numpy(), float(), int(), NumPy)")
+
+    def __getattr__(self, name):
+        if name.startswith("on_"):     # other events (a tape's observers): nothing to record
+            return _ignore
+        raise AttributeError(name)
+
+    # -- values ------------------------------------------------------------------------------
+    def _variable_ref(self, var):
+        i = self._arg_of_variable.get(id(var))
+        return var if i is None else i
+
+    def computed(self, x):
+        """Whether the trace computed ``x`` (an input, a read or an op's output)."""
+        slot = self._slot.get(x._id)
+        return slot is not None and slot not in self.constants
+
+    def slot_of(self, x):
+        slot = self._slot.get(x._id)
+        if slot is None:
+            maker = self.made_in_python.get(x._id)
+            if maker is not None:
+                self.fail(f"a tensor made in Python by {maker}() was used")
+            slot = self._slot[x._id] = self._new(x)
+            self.constants[slot] = x
+        return slot
+
+    def __enter__(self):
+        if not _recorders:
+            _install()
+        _recorders.append(self)
+        state.active.append(self)
+        entered(1)
+        return self
+
+    def __exit__(self, *exc):
+        active = state.active
+        if self in active:
+            del active[active.index(self)]
+        entered(-1)
+        _recorders.remove(self)
+        if not _recorders:
+            _uninstall()
+        return False
+
+    def finish(self, result):
+        """The graph, with ``result`` (the call's outputs) as its outputs."""
+        def out(leaf):
+            return _Out(self.slot_of(leaf)) if isinstance(leaf, Tensor) else leaf
+        return TraceGraph(self, map_leaves(out, result))
+
+
+def _variable(ref, flat_inputs):
+    return flat_inputs[ref] if type(ref) is int else ref
+
+
+def _ignore(*args, **kwargs):
+    return None
+
+
+class _Seen:
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
+
+
+class TraceGraph:
+    """The recorded program of one trace; ``replay`` runs it on new inputs."""
+
+    def __init__(self, recorder, outputs):
+        self.reason = recorder.reason
+        self.replayable = recorder.reason is None
+        self.nodes = tuple(recorder.nodes)
+        self.constants = dict(recorder.constants)
+        self.inputs = tuple(recorder.inputs)
+        self.outputs = outputs
+        self._specs = recorder.specs
+        self._template = [None] * len(recorder.specs)
+        for slot, t in self.constants.items():
+            self._template[slot] = t
+
+    def example(self, slot):
+        """What the trace saw in ``slot``: its ``shape`` and ``dtype``."""
+        shape, dtype = self._specs[slot]
+        return _Seen(shape, dtype)
+
+    def replay(self, flat_inputs):
+        """The outputs for ``flat_inputs`` (the call's tensor and variable leaves), computed by
+        running the nodes through ``recording.bind`` (tapes around the call record them)."""
+        vals = self._template[:]
+        for i, slot in self.inputs:
+            vals[slot] = flat_inputs[i]
+        for node in self.nodes:
+            kind = node[0]
+            if kind is OP:
+                ins = node[3]
+                vals[node[4]] = bind(node[1], tuple([vals[j] for j in ins]), node[2])
+            elif kind is VJP:
+                ins = [vals[j] if type(j) is int else _variable(j[0], flat_inputs)
+                       for j in node[4]]
+                out = node[1](ins[0], ins[1], tuple(ins[2:]), node[2], node[3])
+                for slot, c in zip(node[5], out):
+                    if slot is not None:
+                        vals[slot] = c
+            elif kind is READ:
+                var = node[1]
+                vals[node[2]] = (flat_inputs[var] if type(var) is int else var).read_value()
+            else:
+                var = node[1]
+                var = flat_inputs[var] if type(var) is int else var
+                getattr(var, node[2])(vals[node[3]], read_value=False)
+        return map_leaves(lambda x: vals[x.i] if isinstance(x, _Out) else x, self.outputs)
