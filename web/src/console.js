@@ -13,6 +13,9 @@ import { createTerminal } from "./terminal.js";
 export const MAX_LINES = 5000;
 export const SAVE_LIMIT = 16 * 1024 * 1024;
 const RENDER_EVERY_MS = 100;
+// Below this width the page's panes are stacked (web/styles/playground.css): the console lies
+// screens below Run, and a run brings it into view (reveal).
+const STACKED = "(max-width: 820px)";
 const USER_FRAME = /^(\s*File "main\.py", line )(\d+)(.*)$/;
 
 /** Splits a traceback into plain text and {line} links to main.py (exported for tests). */
@@ -65,6 +68,17 @@ function createRecord(run = 0) {
         + `characters of output were not kept: a run keeps its first ${SAVE_LIMIT / 1024 / 1024} MB of output]\n`;
     },
   };
+}
+
+/** On a narrow screen (panes stacked), scrolls the console's pane into view unless it is in view
+ * already: a Run's output appears there, far below the Run button. */
+function revealPane(root) {
+  if (!matchMedia(STACKED).matches) return;
+  const pane = root.closest(".pane, section") ?? root;
+  const r = pane.getBoundingClientRect();
+  if (r.top >= 0 && r.top < innerHeight / 2) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  pane.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 /** Saves `text` as a file through a download link. */
@@ -274,6 +288,7 @@ export function createConsole(root, { onGoToLine, onHighlightLine = onGoToLine }
     beginRun(number) {
       record = createRecord(number);
     },
+    reveal: () => revealPane(root),   // a narrow screen: the console into view
     /** stdout/stderr, rendered as a terminal would ("\r", "\b", ANSI colours: terminal.js). */
     output(stream, text) {
       record.add(text);

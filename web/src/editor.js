@@ -69,7 +69,9 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     keymap.of([indentWithTab]),
     Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ "aria-label": label }),
+    // tabindex: the text is focusable as axe-core counts it (a contenteditable alone is not), so its
+    // scroller is a scrollable region with keyboard access (tests/browser/test_phone_a11y.py)
+    EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true));

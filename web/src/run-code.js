@@ -1,6 +1,6 @@
 // One Run, shared by the playground page and the <tapegrad-playground> element: clears the
-// previous run's marks, plots and graph (console output stays), sends the code to the worker and
-// routes what comes back to the panels. Weights saved by model.save_weights go to the browser's
+// previous run's marks, plots and graph (console output stays), brings the console into view on a
+// narrow screen, sends the code to the worker and routes what comes back to the panels. Weights saved by model.save_weights go to the browser's
 // storage, and every stored weights file is written into Python's file system before the run.
 import { handlerOf, toWorker } from "./messages.js";
 import { saveWeightsFile, storedWeightsFiles } from "./storage.js";
@@ -17,6 +17,7 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
   graph.clear();
   output.beginRun(number);
   output.note(`▶ Run ${number}`, "run");
+  output.reveal();   // a narrow screen: the output is screens below Run
   const sessionFiles = runCode.files || (runCode.files = new Map());   // path -> base64, this page
   const sink = {
     started() {

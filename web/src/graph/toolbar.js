@@ -56,7 +56,9 @@ export function createToolbar(selectorEl, { onZoomIn, onZoomOut, onFit, onToggle
     /** The groups button: hidden without groups; says what a click will do. */
     showGroups(groupCount, anyCollapsed) {
       groups.hidden = groupCount === 0;
-      setText(groups, anyCollapsed ? "open groups" : "close groups");
+      const text = anyCollapsed ? "open groups" : "close groups";
+      setText(groups, text);
+      groups.setAttribute("aria-label", `${text}: every layer and function group`);   // says what it shows
     },
   };
 }

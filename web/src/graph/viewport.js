@@ -6,11 +6,18 @@ const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 4;
 const READABLE_ZOOM = 0.9;
 const DRAG_THRESHOLD = 4;   // pixels a pointer must move before a press becomes a drag
+// A pane narrower than this (a phone held upright) fits the graph's width, zooming out as far as
+// NARROW_MIN_FIT whatever minFitZoom asks: the whole step is in view, the names in its boxes still
+// drawn readable (render.js's level of detail scales them from a zoom of 0.38), and one finger
+// pans, two zoom. A graph wider still shows its start, as elsewhere.
+const NARROW_PANE = 600;
+const NARROW_MIN_FIT = 0.4;
 
 /**
  * @param {{reserve?: () => number, minFitZoom?: () => number}} options  reserve: pixels to keep
  *        free below a fitted graph; minFitZoom: a fit never zooms out further (on small and touch
- *        screens the page asks for labels at their full size; the user can still pinch out)
+ *        screens the page asks for labels at their full size; the user can still pinch out),
+ *        except in a pane narrower than NARROW_PANE, which fits the graph's width
  */
 export function createViewport(svgEl, sceneEl, { reserve = () => 0, minFitZoom = () => 0 } = {}) {
   const view = createView(sceneEl);
@@ -86,8 +93,9 @@ function createView(sceneEl) {
 }
 
 /** The transform that fits box `b` into `size`, with `below` pixels kept free under it. */
-function fitted(size, b, below, minZoom) {
-  const pad = 24;
+function fitted(size, b, below, minFitZoom) {
+  const pad = size.w < NARROW_PANE ? 12 : 24;
+  const minZoom = size.w < NARROW_PANE ? Math.min(minFitZoom, NARROW_MIN_FIT) : minFitZoom;
   const w = size.w - 2 * pad;
   const h = Math.max(40, size.h - 2 * pad - Math.min(size.h / 3, below));
   const bw = Math.max(1, b.x1 - b.x0);
