@@ -66,13 +66,16 @@ def test_python_is_set_up_while_the_snapshot_downloads(page, as_playground):
             break
         pg.wait_for_timeout(25)
     assert held, "the page asked for the snapshot"
-    pg.wait_for_timeout(4000)
+    pg.wait_for_timeout(8000)   # long enough for the module's set-up even on a loaded 2-core CI
     assert pg.locator("body").get_attribute("data-state") != "ready"
     held[0].continue_()
     play.wait_ready()
     marks = pg.evaluate("""Object.fromEntries(performance.getEntriesByType('mark')
         .map((m) => [m.name.replace('tapegrad:', ''), m.startTime]))""")
     assert "librariesLinked" in marks, marks                      # restored from the snapshot
-    assert marks["moduleReady"] < marks["snapshotFetched"] - 2000, marks
+    # Set up before the held snapshot arrived (an implementation that waited for the snapshot
+    # first would mark moduleReady after snapshotFetched); no margin: the set-up's duration
+    # depends on the machine's load (a 2 s margin failed on a loaded CI).
+    assert marks["moduleReady"] < marks["snapshotFetched"], marks
     assert play.run() == "ok", play.console_text()
     assert "slope = 24.0" in play.last_run_output()
