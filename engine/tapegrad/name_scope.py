@@ -15,6 +15,7 @@ layers push their names onto (``variables.name_scope_stack``), so the two nest.
 import contextlib
 import threading
 
+from . import recording
 from .function import _calls as function_calls
 from .tape import GradientTape
 from .thread_state import state
@@ -66,10 +67,12 @@ class name_scope:  # noqa: N801 - TensorFlow's name
             scope = current + name + "/"
         self._saved.append(scopes[:])
         scopes[:] = [scope] if scope else []
+        recording.scope_stack.append(f"name_scope:{name.rstrip('/') or '/'}")   # its graph group
         return scope
 
     def __exit__(self, *exc):
         state.name_scopes[:] = self._saved.pop()
+        recording.scope_stack.pop()
         return False
 
 

@@ -19,9 +19,34 @@ OP, TENSOR, CONSTANT = (KINDS.index(k) for k in ("op", "tensor", "constant"))
 
 
 def group_label(part):
-    """"f()" for a user function's group part ("function:f"), "dense (Dense)" for a scope's."""
+    """"f()" for a user function's group part ("function:f"), "dense (Dense)" for a layer's,
+    "digits_cnn (Sequential)" for a Keras model's ("model:Sequential:digits_cnn"), "outer
+    (name_scope)" and "step (tf.function)" for a name scope's and a tf.function call's."""
     kind, _, name = part.partition(":")
+    if kind == "model":
+        kind, _, name = name.partition(":")
     return f"{name}()" if kind == "function" else f"{name} ({kind})"
+
+
+def group_path(function, scope):
+    """An op's groups, outermost first: the user function it ran in ("function:f"), then its
+    scopes (Keras model, layers, tf.function calls, name scopes). The function is left out at
+    module level, when its first scope is its own tf.function call ("tf.function:f"), inside a
+    Keras model (the model is the group: its custom layers' ``call`` methods run in other
+    functions than its built-in layers) and for a layer's own ``call``."""
+    path = list(scope or ())
+    first = path[0] if path else ""
+    if (function and function != "<module>" and first != f"tf.function:{function}"
+            and not first.startswith("model:") and not (function == "call" and path)):
+        path.insert(0, f"function:{function}")
+    return path
+
+
+def group_kind(part):
+    """What a group part stands for: "function" (the user's), "model", "layer", "name_scope" or
+    "tf.function" (docs/graph-json.md, groups)."""
+    kind = part.partition(":")[0]
+    return kind if kind in ("function", "model", "name_scope", "tf.function") else "layer"
 
 
 def collapse(cols):
@@ -84,7 +109,7 @@ def _keys(c, tables, ops, depth):
             scope = tables["lists"][k[0]] if k[0] >= 0 else []
             where = tables["sources"][k[1]] if k[1] >= 0 else [None, None, None]
             fn = where[2]
-            path = tuple(([f"function:{fn}"] if fn and fn != "<module>" else []) + list(scope))
+            path = tuple(group_path(fn, scope))
             key = cache[k] = (("group", path[:depth]) if len(path) >= depth else
                               ("line", path, where[0], where[1]))
             deepest = max(deepest, len(path))

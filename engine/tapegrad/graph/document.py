@@ -8,7 +8,7 @@ import gc
 
 from ..backprop import READ
 from ..variables import Variable
-from .collapsed import collapse, group_label
+from .collapsed import collapse, group_kind, group_label, group_path
 from .compact import CONTRIBUTION, VERSION as COMPACT_VERSION, NodeColumns, compact_tape
 from .explain import none_sentence, short_label
 from .layout import NODE_SIZE, layered_layout
@@ -203,15 +203,13 @@ def _groups(g):
     for n, data in g.nodes(data=True):
         if data.get("kind") != "op":
             continue
-        path = list(data.get("scope") or ())
-        fn = data.get("function")
-        if fn and fn != "<module>":
-            path = [f"function:{fn}"] + path
+        path = group_path(data.get("function"), data.get("scope"))
         parent = None
         for depth in range(len(path)):
             gid = "g:" + "/".join(path[:depth + 1])
             groups.setdefault(gid, {"id": gid, "label": group_label(path[depth]),
-                                          "parent": parent, "nodes": []})
+                                    "kind": group_kind(path[depth]), "parent": parent,
+                                    "nodes": []})
             parent = gid
         if path:
             groups[parent]["nodes"].append(n)

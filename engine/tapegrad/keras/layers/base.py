@@ -12,7 +12,7 @@ its ``call`` adds with ``add_loss``.
 """
 import inspect
 
-from ... import dtypes, nest
+from ... import dtypes, nest, recording
 from ...module import Module
 from ...ops import add_n, cast, reduce_sum
 from ...tensor import convert_to_tensor
@@ -428,16 +428,34 @@ class _ScopeOnce:
         self.scope = None
 
     def __enter__(self):
-        if self.layer._scope_depth == 0 and self.layer._uses_name_scope():
-            self.scope = self.layer.name_scope
-            self.scope.__enter__()
+        if self.layer._scope_depth == 0:
+            if self.layer._uses_name_scope():
+                self.scope = self.layer.name_scope
+                self.scope.__enter__()
+            else:     # (a Sequential model: no name prefix, but its group in the tape graph)
+                self.scope = _GraphScope(self.layer.scope_label())
+                self.scope.__enter__()
         self.layer._scope_depth += 1
 
     def __exit__(self, *exc):
         self.layer._scope_depth -= 1
         if self.scope is not None:
             self.scope.__exit__(*exc)
+            self.scope = None
         return False
+
+
+class _GraphScope:
+    """Only the recording scope (the op's group in the tape graph), not the variables' names."""
+
+    def __init__(self, label):
+        self.label = label
+
+    def __enter__(self):
+        recording.scope_stack.append(self.label)
+
+    def __exit__(self, *exc):
+        recording.scope_stack.pop()
 
 
 Layer._uses_name_scope = lambda self: True

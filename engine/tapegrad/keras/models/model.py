@@ -46,6 +46,11 @@ class Model(Trainer, Layer):
         object.__setattr__(model, "_auto_config", _auto_config(cls))
         return model
 
+    def scope_label(self):
+        """The model's group in the tape graph: "model:Sequential:digits_cnn" (a model, not a
+        layer: the graph opens it as a frame around its layers)."""
+        return f"model:{type(self).__name__}:{self.name}"
+
     def __init__(self, *args, **kwargs):
         inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
