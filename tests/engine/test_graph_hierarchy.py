@@ -142,25 +142,18 @@ def test_group_parts():
     assert group_label("model:Functional:res") == "res (Functional)"
 
 
-def test_a_big_keras_tape_is_boxed_by_model_then_layer():
-    """Past the export's node limit (the collapsed view), the boxes follow the same groups: a
-    model's layers are boxes of their own rather than one box for the whole model."""
+def test_a_big_keras_tape_is_boxed_by_the_models_layers():
+    """Past the export's node limit (the collapsed view), the boxes follow the same groups: one
+    box for the whole model would say nothing, so its layers are the boxes."""
     model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(3, name="a"),
                                  tf.keras.layers.Dense(3, name="b")], name="deep")
     x = tf.constant(np.ones((1, 3), "float32"))
-
-    def step():
+    with capture() as cap:
         with tf.GradientTape() as tape:
             y = x
-            for _ in range(150):
+            for _ in range(10):
                 y = model(y)
-            loss = tf.reduce_sum(y)
-        tape.gradient(loss, model.trainable_variables)
-
-    with capture() as cap:
-        step()
-    doc = cap.to_dict(max_nodes=200)
-    assert doc["version"] == 2 and doc["summarized"]["boxes"] >= 3
-    labels = {g["label"] for g in doc["groups"]}
-    assert labels & {"a (Dense)", "b (Dense)", "deep (Sequential)"} or any(
-        lab.startswith("ops ") for lab in labels), labels
+        tape.gradient(y, model.trainable_variables)
+    doc = cap.to_dict(max_nodes=40)
+    assert doc["version"] == 2 and doc["summarized"]["boxes"] == 20
+    assert [g["label"] for g in doc["groups"]] == ["a (Dense)", "b (Dense)"] * 10
