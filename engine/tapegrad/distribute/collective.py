@@ -77,6 +77,10 @@ class MpiGroup:
         self._finish(self.comm.Ibcast(buffer, root=0), "a broadcast")
         return buffer
 
+    def barrier(self):
+        """Returns once every rank has called it."""
+        self._finish(self.comm.Ibarrier(), "a barrier")
+
     def allgather(self, obj):
         """Every rank's ``obj`` (small, picklable), in rank order."""
         return self.comm.allgather(obj)

@@ -97,6 +97,9 @@ class Strategy:
     def _before_step(self):
         """Called before each step (multi-worker: checks and syncs new variables)."""
 
+    def _barrier(self):
+        """Waits for every worker (one process: at once)."""
+
     def experimental_local_results(self, value):
         """The values on this process's replicas, as a tuple (one nest per replica)."""
         if isinstance(value, DistributedValues):
@@ -270,6 +273,9 @@ class MultiWorkerMirroredStrategy(Strategy):
 
     def _before_step(self):
         self._synced = synchronize_variables(self._mpi, self._variables, self._synced)
+
+    def _barrier(self):
+        self._mpi.barrier()
 
     def _across_workers(self, total):
         return allreduce.all_reduce(total, self._group, "SUM")

@@ -1,4 +1,5 @@
 """``tf.keras.callbacks``: hooks called by ``fit``, ``evaluate`` and ``predict``."""
+from .backup_and_restore import BackupAndRestore  # noqa: F401
 from .callback import Callback  # noqa: F401
 from .callback_list import CallbackList  # noqa: F401
 from .early_stopping import EarlyStopping  # noqa: F401

@@ -68,3 +68,18 @@ class Callback:
 
     def on_predict_end(self, logs=None):
         pass
+
+
+def writes_files(model):
+    """Whether this process writes a callback's files: always, except on the workers other than
+    the chief of a MultiWorkerMirroredStrategy (``strategy.extended.should_checkpoint``)."""
+    strategy = getattr(model, "distribute_strategy", None)
+    return strategy is None or strategy.extended.should_checkpoint
+
+
+def wait_for_every_worker(model):
+    """Under MultiWorkerMirroredStrategy, waits until every worker is here (so that what the
+    chief wrote before is complete when the others read it); elsewhere returns at once."""
+    strategy = getattr(model, "distribute_strategy", None)
+    if strategy is not None:
+        strategy._barrier()

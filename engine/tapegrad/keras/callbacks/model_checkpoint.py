@@ -4,14 +4,15 @@ import math
 import os
 import warnings
 
-from .callback import Callback
+from .callback import Callback, writes_files
 from .early_stopping import monitor_mode
 
 
 class ModelCheckpoint(Callback):
     """Saves the model (``model.save``: a ``.keras`` file) or, with ``save_weights_only``, its
     weights at the end of each epoch (``save_best_only``: only when ``monitor`` improves). The
-    path may hold ``{epoch}`` and log names: ``"ckpt_{epoch:02d}.keras"``.
+    path may hold ``{epoch}`` and log names: ``"ckpt_{epoch:02d}.keras"``. Under
+    ``MultiWorkerMirroredStrategy`` only the chief (rank 0) writes.
 
     >>> import tapegrad as tf
     >>> cb = tf.keras.callbacks.ModelCheckpoint("best.weights.h5", save_weights_only=True,
@@ -62,6 +63,8 @@ class ModelCheckpoint(Callback):
                 self.best = value
         elif self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        if not writes_files(self.model):   # a worker that is not the chief
+            return
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)

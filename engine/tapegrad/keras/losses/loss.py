@@ -15,6 +15,7 @@ them. Inputs are converted to float32 first, as Keras does.
 
 from ... import nest
 from ... import ops
+from ...distribute import context as distribute_context
 from ...errors import InvalidArgumentError
 from ...tensor import Tensor, convert_to_tensor
 from ...variables import Variable
@@ -94,13 +95,37 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     if reduction == "sum":
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
-        return divide_no_nan(total, ops.cast(ops.reduce_sum(sample_weight), total.dtype))
+        return scale_loss_for_distribution(
+            divide_no_nan(total, ops.cast(ops.reduce_sum(sample_weight), total.dtype)))
     count = 1
     for d in values.shape:
         count *= int(d)
     divisor = convert_to_tensor(float(count), dtype=total.dtype)
     # Keras divides with divide_no_nan; with a known nonzero count a plain division is the same
-    return ops.divide(total, divisor) if count else divide_no_nan(total, divisor)
+    mean = ops.divide(total, divisor) if count else divide_no_nan(total, divisor)
+    return scale_loss_for_distribution(mean)
+
+
+def _replicas():
+    return distribute_context.get_strategy().num_replicas_in_sync
+
+
+def scale_loss_for_distribution(value):
+    """``value / num_replicas_in_sync`` under a strategy of several replicas (Keras divides
+    every mean loss so; the optimizer then sums the replicas' gradients)."""
+    count = _replicas()
+    if count == 1:
+        return value
+    return ops.multiply(value, convert_to_tensor(1.0 / count, dtype=value.dtype))
+
+
+def unscale_loss_for_distribution(value):
+    """``value * num_replicas_in_sync`` under a strategy of several replicas (the loss a
+    replica logs)."""
+    count = _replicas()
+    if count == 1:
+        return value
+    return ops.multiply(value, convert_to_tensor(float(count), dtype=value.dtype))
 
 
 def apply_mask(sample_weight, mask, dtype, reduction):

@@ -114,6 +114,7 @@ class ArrayData:
         self.n = sizes.pop() if sizes else 0
         self.batch_size = batch_size_of(batch_size)
         self.shuffle = shuffle
+        self.permute = xp.random.permutation   # (MultiWorkerMirroredStrategy: rank 0's order)
         # no samples, no steps: Keras's epoch then runs no batch and logs nothing
         self.steps = steps if steps is not None else math.ceil(self.n / self.batch_size)
 
@@ -123,7 +124,7 @@ class ArrayData:
         return nest.map_structure(lambda a: wrap(xp.ascontiguousarray(a[index])), structure)
 
     def batches(self):
-        order = xp.random.permutation(self.n) if self.shuffle else None
+        order = self.permute(self.n) if self.shuffle else None
         for step in range(self.steps):
             start = (step * self.batch_size) % max(self.n, 1)
             stop = min(start + self.batch_size, self.n)

@@ -18,6 +18,7 @@ import warnings
 
 from ... import nest
 from ...backend import xp
+from ...distribute import context as distribute_context
 from ...ops import zeros
 from ...tape import GradientTape
 from .. import metrics as metrics_module
@@ -25,7 +26,8 @@ from .. import optimizers as optimizers_module
 from ..callbacks import CallbackList
 from ..layers.base import sum_losses
 from ..layers.input_spec import InputSpec, assert_input_compatibility, check_input_rank
-from . import data_adapter
+from ..losses.loss import scale_loss_for_distribution, unscale_loss_for_distribution
+from . import data_adapter, distributed
 from .compile_utils import CompileLoss, CompileMetrics
 
 log = logging.getLogger("tapegrad")
@@ -71,6 +73,15 @@ class Trainer:
         self._compile_metrics = None
         self._loss_tracker = None
         self._run_eagerly = True
+        self._initial_epoch = None
+        # as Keras: a model made inside a strategy's scope is trained by that strategy
+        self._distribute_strategy = distribute_context.get_strategy() \
+            if distribute_context.has_strategy() else None
+
+    @property
+    def distribute_strategy(self):
+        """The strategy the model was made under (else the one in use)."""
+        return self._distribute_strategy or distribute_context.get_strategy()
 
     # -- compile --------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
@@ -186,7 +197,7 @@ class Trainer:
                 terms.append(value)
         extra = self.losses
         if extra:
-            terms.append(sum_losses(extra))
+            terms.append(scale_loss_for_distribution(sum_losses(extra)))   # Keras: counted once
         if not terms:
             return zeros(())
         return terms[0] if len(terms) == 1 else sum_losses(terms)
@@ -210,13 +221,21 @@ class Trainer:
         flat = nest.flatten(x)
         return int(flat[0].shape[0]) if flat and getattr(flat[0], "shape", ()) else 1
 
+    def _track_loss(self, loss, x):
+        """The loss tracker counts the batch's loss, weighted by its rows (the loss a replica
+        logs is the unscaled one; an empty part of a batch adds nothing, as in Keras)."""
+        if loss.shape.rank and not loss.shape.num_elements():
+            return
+        self._loss_tracker.update_state(unscale_loss_for_distribution(loss),
+                                        sample_weight=self._batch_size_of(x))
+
     def train_step(self, data):
         x, y, sample_weight = data_adapter.unpack(data)
         self._check_inputs(x)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
-        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        self._track_loss(loss, x)
         variables = self.trainable_variables
         if variables:
             grads = tape.gradient(loss, variables)
@@ -231,7 +250,7 @@ class Trainer:
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                  training=False)
-        self._loss_tracker.update_state(loss, sample_weight=self._batch_size_of(x))
+        self._track_loss(loss, x)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
@@ -275,6 +294,7 @@ class Trainer:
             (x, y, sample_weight), validation_data = whole.split(validation_split)
         data = data_adapter.adapt(x, y, sample_weight, batch_size, shuffle, steps_per_epoch,
                                   class_weight)
+        distributed.same_order_on_every_worker(self.distribute_strategy, data)
         val = None
         if validation_data is not None:
             vx, vy, vsw = data_adapter.unpack(validation_data) \
@@ -288,6 +308,7 @@ class Trainer:
         self.stop_training = False
         callbacks.on_train_begin()
         epoch_logs = {}
+        initial_epoch = self._initial_epoch or initial_epoch   # (BackupAndRestore sets it)
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
@@ -309,7 +330,7 @@ class Trainer:
         logs = None
         for step, batch in data.batches():
             callbacks.on_train_batch_begin(step)
-            logs = pythonify_logs(self.train_step(batch))
+            logs = self._run_step(self.train_step, batch)
             callbacks.on_train_batch_end(step, logs)
             if self.stop_training:
                 break
@@ -320,13 +341,33 @@ class Trainer:
                           "building your dataset.", UserWarning, stacklevel=3)
         return logs or {}
 
+    def _run_step(self, step_fn, batch):
+        """One train or test step's logs; under a strategy of several replicas, each replica
+        steps on its part of the batch and the logs are the metrics of them all."""
+        strategy = self.distribute_strategy
+        if not distributed.is_distributing(strategy):
+            return pythonify_logs(step_fn(batch))
+        out = distributed.run_step(self, step_fn, batch)
+        first = strategy.experimental_local_results(out)[0]
+        results = self.get_metrics_result()
+        if isinstance(first, dict) and set(pythonify_logs(first)) == set(results):
+            return results
+        return pythonify_logs(distributed.replica_logs(strategy, out))
+
+    def _run_predict_step(self, batch):
+        strategy = self.distribute_strategy
+        if not distributed.is_distributing(strategy):
+            return self.predict_step(batch)
+        return distributed.joined_outputs(strategy,
+                                          distributed.run_step(self, self.predict_step, batch))
+
     def _evaluate_data(self, data, callbacks):
         self.reset_metrics()
         callbacks.on_test_begin()
         logs = {}
         for step, batch in data.batches():
             callbacks.on_test_batch_begin(step)
-            logs = pythonify_logs(self.test_step(batch))
+            logs = self._run_step(self.test_step, batch)
             callbacks.on_test_batch_end(step, logs)
         logs = self._epoch_logs(logs)
         callbacks.on_test_end(logs)
@@ -369,7 +410,7 @@ class Trainer:
         outputs = []
         for step, batch in data.batches():
             callbacks.on_predict_batch_begin(step)
-            out = self.predict_step(batch)
+            out = self._run_predict_step(batch)
             outputs.append(out)
             callbacks.on_predict_batch_end(step, {"outputs": out})
         callbacks.on_predict_end()
