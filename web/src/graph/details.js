@@ -27,7 +27,7 @@ export function createDetails({ onLine }) {
         html("strong", {}, [title || (node ? node.id : "")]),
         html("span", { class: "tg-graph-id" }, [` ${node ? node.id : group.id}`])]);
       const body = node ? [...describeNode(node, tapes), ...gradientRows(grad, callTitle)]
-        : [row("holds", `${group.members.length} nodes`), row("", "click the box to open it")];
+        : [row("holds", `${group.members.length} nodes`), row("", "click the box (or press Enter again) to open it")];
       el.replaceChildren(head, ...body);
       el.dataset.detailsFor = node ? node.id : group.id;   // not data-node-id: that marks drawn nodes
       el.hidden = false;

@@ -21,6 +21,7 @@ import { createTimeline } from "./timeline.js";
 import { Selection } from "./selection.js";
 import { createPlayer } from "./player.js";
 import { createInspector } from "./inspector.js";
+import { createKeyboard } from "./keyboard.js";
 
 let panels = 0;
 
@@ -71,31 +72,35 @@ function createParts(rootEl, selection, highlight, actions) {
   const panel = html("div", { class: "tg-graph", "data-testid": "graph-panel" }, [toolbar.el, stage.el, timeline.el]);
   rootEl.append(panel);
 
+  const openGroup = (id) => {
+    if (selection.model.groups.get(id)?.fixed) return;     // a big tape's box has no inside drawn
+    selection.collapsed.delete(id);
+    actions.redraw(false);
+  };
   const inspector = createInspector({
     stage,
     selection,
-    onOpenGroup(id) {
-      if (selection.model.groups.get(id)?.fixed) return;     // a big tape's box has no inside drawn
-      selection.collapsed.delete(id);
-      actions.redraw(false);
-    },
+    onOpenGroup: openGroup,
     onCloseGroup(id) {
       selection.collapsed.add(id);
       actions.redraw(false);
     },
   });
+  const keyboard = createKeyboard({ stage, selection, inspector, onOpenGroup: openGroup });
   const player = createPlayer({ selection, stage, timeline, panelEl: panel, highlight,
     afterStep: () => inspector.refresh() });
-  return { selector, toolbar, stage, timeline, panel, inspector, player };
+  return { selector, toolbar, stage, timeline, panel, inspector, keyboard, player };
 }
 
 /** What the panel does: show a document, clear, select a tape, call or mode, redraw, fit. */
-function panelActions({ selector, toolbar, stage, timeline, panel, inspector, player }, selection) {
+function panelActions({ selector, toolbar, stage, timeline, panel, inspector, keyboard, player }, selection) {
   /** Draws the graph with the current groups collapsed; `fit`: then fits the selected tape. */
   function redraw(fit) {
     const view = visibleGraph(selection.model, selection.collapsed);
+    const hadFocus = keyboard.hasFocus();
     stage.renderer.draw(view);
     inspector.redrawn(view);
+    keyboard.redrawn(view, hadFocus);
     player.step(false);
     if (fit) fitToTape();
     const fixed = [...selection.model.groups.values()].filter((g) => g.fixed).length;

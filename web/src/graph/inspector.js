@@ -75,6 +75,10 @@ export function createInspector({ stage, selection, onOpenGroup, onCloseGroup })
       if (pinned && view.visibleOf(pinned) !== pinned) pinned = null;
       pin(pinned);
     },
+    /** Pins the details of `id` (the keyboard's Enter), or hides them (null). */
+    pin,
+    /** The node whose details are pinned, or null. */
+    pinned: () => pinned,
     /** Shows the details again (the selected call or step changed what they say). */
     refresh() {
       const id = hovered ?? pinned;

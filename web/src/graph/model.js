@@ -7,6 +7,8 @@ export const NODE_KINDS = ["variable", "watched", "constant", "op", "tensor"];
 const GROUP_SIZE = { w: 130, h: 44 };
 const FRAME_PAD = 12;
 const FRAME_HEADER = 18;
+const EDGE_ROOM = 44;
+const ROW_GAP = 64;      // the layout's distance between two rows (engine/tapegrad/graph/layout.py)    // free length between two neighbouring columns' boxes, for an edge
 
 function fail(where, what) {
   throw new TypeError(`tapegrad graph JSON: ${where} ${what}`);
@@ -103,7 +105,7 @@ function indexGroups(doc, nodes) {
     need(Array.isArray(g.nodes), `groups[${i}] (${g.id})`, "needs an array \"nodes\"");
     for (const m of g.nodes) if (!nodes.has(m)) fail(`groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
     groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
-      own: g.nodes.slice(), children: [], members: [], kind: groupKind(g.id),
+      own: g.nodes.slice(), children: [], members: [], kind: g.kind ?? groupKind(g.id),
       fixed: g.fixed === true, box: g.fixed ? g.box : null, sub: g.sub ?? null });
   });
   for (const g of groups.values()) {
@@ -161,16 +163,33 @@ function push(map, key, value) {
   else map.set(key, [value]);
 }
 
-/** "function" for a user function's group (g:function:f), "layer" for a module scope. */
+/** What a group stands for, from its id when the document does not say (docs/graph-json.md):
+ * "function" (g:function:f), "model" (g:model:Sequential:m), "name_scope", "tf.function" or
+ * "layer" (a Keras layer or tf.Module: g:Dense:dense). */
 function groupKind(id) {
-  const last = id.replace(/^g:/, "").split("/").pop();
-  return last.startsWith("function:") ? "function" : "layer";
+  const kind = id.replace(/^g:/, "").split("/").pop().split(":")[0];
+  return ["function", "model", "name_scope", "tf.function"].includes(kind) ? kind : "layer";
 }
 
-/** Groups that start collapsed: layers (the library's inside) and a big tape's boxes (which
- * never open); the user's own functions stay open. */
+/** Above this many nodes a graph starts with its groups collapsed (issue: about 40). */
+export const COLLAPSE_ABOVE = 40;
+
+/**
+ * Groups that start collapsed. A big tape's boxes never open. A small graph shows the user's
+ * code: its functions and name scopes open, the library's inside (layers, tf.function calls)
+ * closed. Past COLLAPSE_ABOVE nodes every group starts closed, except that a model, function,
+ * tf.function call or name scope that holds groups stays open as a frame around their boxes
+ * (a model around its layers; a layer stays one box with its sub-layers inside).
+ */
 export function initiallyCollapsed(model) {
-  return new Set([...model.groups.values()].filter((g) => g.kind === "layer" || g.fixed).map((g) => g.id));
+  const big = model.nodes.size > COLLAPSE_ABOVE;
+  const out = new Set();
+  for (const g of model.groups.values()) {
+    const frame = big && g.kind !== "layer" && g.children.length > 0;
+    const library = g.kind === "layer" || (!big && g.kind === "tf.function");
+    if (g.fixed || library || (big && !frame)) out.add(g.id);
+  }
+  return out;
 }
 
 function bounds(items) {
@@ -187,11 +206,16 @@ function bounds(items) {
 /**
  * What is drawn with the given groups collapsed:
  *   items   nodes and collapsed groups ({id, kind, x, y, w, h, node | group})
- *   edges   edges between visible items ({key, source, target, parts: underlying edge keys})
+ *   edges   edges between visible items ({key, source, target, parts: underlying edge keys,
+ *           count, shape: what an edge into or out of a collapsed group carries})
  *   frames  boxes around expanded groups ({group, x0, y0, x1, y1, depth})
  *   visibleOf(nodeId) -> the id drawn for it (itself, or its outermost collapsed group)
  *   visibleEdgeOf(edgeKey) -> the key of the visible edge that carries it, or undefined
  *   box     the bounds of everything drawn
+ *
+ * A collapsed group takes the place of its last op in the document's layout; the columns only
+ * hidden members used are then taken out (compactColumns), so collapsing makes the drawing
+ * smaller, and opening a group moves only what lies right of it, all by one distance.
  */
 export function visibleGraph(model, collapsed) {
   const visibleOf = new Map();
@@ -200,11 +224,12 @@ export function visibleGraph(model, collapsed) {
     for (const g of model.chainOf(id)) if (collapsed.has(g)) shown = g;
     visibleOf.set(id, shown);
   }
+  foldConstants(model, visibleOf);
   const items = [];
-  const frames = [];
   for (const n of model.nodes.values()) {
     if (visibleOf.get(n.id) === n.id) items.push({ id: n.id, kind: n.kind, x: n.x, y: n.y, w: n.w, h: n.h, node: n });
   }
+  const open = [];
   for (const g of model.groups.values()) {
     const ancestors = [];
     for (let p = g.parent; p != null; p = model.groups.get(p).parent) ancestors.push(p);
@@ -216,14 +241,99 @@ export function visibleGraph(model, collapsed) {
       items.push({ id: g.id, kind: "group", x: at.x, y: at.y, w: g.box ? g.box[2] : GROUP_SIZE.w,
         h: g.box ? g.box[3] : GROUP_SIZE.h, group: g });
     } else {
-      const b = bounds(g.members.map((m) => model.nodes.get(m)));
-      const pad = FRAME_PAD * (1 + depthBelow(model, g));
-      frames.push({ group: g, depth: ancestors.length, x0: b.x0 - pad, y0: b.y0 - pad - FRAME_HEADER,
-        x1: b.x1 + pad, y1: b.y1 + pad });
+      open.push({ group: g, depth: ancestors.length });
     }
   }
-  frames.sort((a, b) => a.depth - b.depth);
+  compactColumns(items);
+  compactRows(items);
+  const frames = frameBoxes(model, items, open);
+  const { edges, visibleEdgeOf } = visibleEdges(model, visibleOf);
+  const box = bounds(items.concat(frames.map((f) => ({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2,
+    w: f.x1 - f.x0, h: f.y1 - f.y0 }))));
+  return {
+    items,
+    edges,
+    frames,
+    box,
+    visibleOf: (id) => visibleOf.get(id),
+    visibleEdgeOf: (key) => visibleEdgeOf.get(key),
+  };
+}
 
+/** A constant that only ops inside one collapsed group use is drawn inside that group too (a
+ * loop's many small constants would otherwise stay spread over the columns the group left). */
+function foldConstants(model, visibleOf) {
+  for (const n of model.nodes.values()) {
+    if (n.kind !== "constant" || visibleOf.get(n.id) !== n.id) continue;
+    const out = model.edgesFrom.get(n.id) || [];
+    const into = new Set(out.map((e) => visibleOf.get(e.target)));
+    const [only] = into;
+    if (into.size === 1 && model.groups.has(only)) visibleOf.set(n.id, only);
+  }
+}
+
+/**
+ * Takes out the room of the columns that only hidden nodes used: each gap between two
+ * neighbouring columns of drawn items shrinks to what their widest boxes and an edge between them
+ * need (never grows). Items of one column keep their x and every item its y, so no two boxes
+ * overlap that did not in the document's layout.
+ */
+function compactColumns(items) {
+  const half = new Map();       // column x -> half the width of its widest item
+  for (const it of items) half.set(it.x, Math.max(half.get(it.x) ?? 0, it.w / 2));
+  const xs = [...half.keys()].sort((a, b) => a - b);
+  const to = new Map();
+  xs.forEach((x, i) => {
+    if (i === 0) to.set(x, x);
+    else to.set(x, to.get(xs[i - 1]) + Math.min(x - xs[i - 1], half.get(xs[i - 1]) + half.get(x) + EDGE_ROOM));
+  });
+  for (const it of items) it.x = to.get(it.x);
+}
+
+/** Rows as columns: a gap between two neighbouring rows of drawn items that is wider than the
+ * layout's row distance (rows only hidden members used) shrinks to it. Nodes of one column stay
+ * at least a row distance apart, more than the tallest box. */
+function compactRows(items) {
+  const ys = [...new Set(items.map((it) => it.y))].sort((a, b) => a - b);
+  const to = new Map();
+  ys.forEach((y, i) => to.set(y, i === 0 ? y : to.get(ys[i - 1]) + Math.min(y - ys[i - 1], ROW_GAP)));
+  for (const it of items) it.y = to.get(it.y);
+}
+
+/** The frames of the open groups (outermost first), each around the drawn items inside it and
+ * the frames of its open subgroups, with room for its title above. */
+function frameBoxes(model, items, open) {
+  const inside = new Map(open.map((o) => [o.group.id, []]));
+  for (const it of items) {
+    const first = it.node ? model.chainOf(it.id).find((g) => inside.has(g)) : it.group.parent;
+    for (let g = first; g != null; g = model.groups.get(g).parent) {
+      if (inside.has(g)) {
+        inside.get(g).push(it);
+        break;
+      }
+    }
+  }
+  const frames = [];
+  for (const { group: g, depth } of [...open].sort((a, b) => b.depth - a.depth)) {   // innermost first
+    const content = inside.get(g.id);
+    if (!content.length) continue;
+    const b = bounds(content);
+    const f = { group: g, depth, x0: b.x0 - FRAME_PAD, y0: b.y0 - FRAME_PAD - FRAME_HEADER,
+      x1: b.x1 + FRAME_PAD, y1: b.y1 + FRAME_PAD };
+    frames.push(f);
+    for (let p = g.parent; p != null; p = model.groups.get(p).parent) {
+      if (inside.has(p)) {
+        inside.get(p).push({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2, w: f.x1 - f.x0, h: f.y1 - f.y0 });
+        break;
+      }
+    }
+  }
+  return frames.sort((a, b) => a.depth - b.depth);
+}
+
+/** The edges between drawn items; an edge into or out of a collapsed group carries `count` edges
+ * of the model and the `shape` of what flows along them (null when they differ). */
+function visibleEdges(model, visibleOf) {
   const byKey = new Map();
   const visibleEdgeOf = new Map();
   for (const e of model.edges) {
@@ -231,20 +341,20 @@ export function visibleGraph(model, collapsed) {
     const t = visibleOf.get(e.target);
     if (s === t) continue;
     const key = edgeKey(s, t);
-    if (!byKey.has(key)) byKey.set(key, { key, source: s, target: t, parts: [] });
-    byKey.get(key).parts.push(e.key);
+    let v = byKey.get(key);
+    if (!v) {
+      v = { key, source: s, target: t, parts: [], count: 0, shape: undefined,
+        grouped: s !== e.source || t !== e.target };
+      byKey.set(key, v);
+    }
+    v.parts.push(e.key);
+    v.count += 1;
+    const value = model.nodes.get(e.source).value;
+    const shape = value && Array.isArray(value.shape) ? value.shape.join("×") || "scalar" : null;
+    v.shape = v.shape === undefined || v.shape === shape ? shape : null;
     visibleEdgeOf.set(e.key, key);
   }
-  const box = bounds(items.concat(frames.map((f) => ({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2,
-    w: f.x1 - f.x0, h: f.y1 - f.y0 }))));
-  return {
-    items,
-    edges: [...byKey.values()],
-    frames,
-    box,
-    visibleOf: (id) => visibleOf.get(id),
-    visibleEdgeOf: (key) => visibleEdgeOf.get(key),
-  };
+  return { edges: [...byKey.values()], visibleEdgeOf };
 }
 
 /**
@@ -268,11 +378,4 @@ function anchorOf(model, g) {
     if (n.kind === "op" && (!best || n.x > best.x)) best = n;
   }
   return best || model.nodes.get(g.members[0]);
-}
-
-/** How many levels of expanded subgroups a group holds (its frame is padded around theirs). */
-function depthBelow(model, g) {
-  let d = 0;
-  for (const c of g.children) d = Math.max(d, 1 + depthBelow(model, model.groups.get(c)));
-  return d;
 }

@@ -5,6 +5,13 @@ import { svg, setText } from "./dom.js";
 import { shortValue, shapeShort } from "./format.js";
 
 const CHAR_W = 6.6;          // average width of a 12px label character, for truncation
+// Level of detail. Every text drawn is at least 11 CSS px tall on screen: at a zoom of 1 or more
+// the drawing is as designed (its smallest texts are 11 px); below, down to SCALED_MIN, the name
+// in each box is drawn at SCALED_PX on screen (shortened to what fits the box) and the other texts
+// are hidden; further out only the shapes are drawn.
+const SCALED_MIN = 0.38;
+const SCALED_PX = 11.5;
+const NAME_MARGIN = { op: 12, variable: 12, watched: 12, constant: 8, group: 10 };  // box width - name's
 const EDGE_CHAR_W = 6.4;     // the same for the 11px texts on edges (digits are tabular)
 const ARROW_ROOM = 14;       // length kept free at each end of an edge for its arrowheads
 // A group shows a member's state when any member has it, or when all members have it.
@@ -35,6 +42,12 @@ function nodeShape(item) {
   if (item.kind === "tensor") return svg("circle", { class: "tg-graph-shape", r: w / 2 });
   const rx = item.kind === "op" ? h / 2 : item.kind === "constant" ? 4 : 8;
   return svg("rect", { class: "tg-graph-shape", x: -w / 2, y: -h / 2, width: w, height: h, rx });
+}
+
+/** The name written in a box, before it is shortened to fit. */
+function fullName(item) {
+  if (item.group) return item.group.label;
+  return item.kind === "op" ? item.node.label || item.node.op : item.node.label;
 }
 
 function nodeTexts(item) {
@@ -112,6 +125,9 @@ export function createRenderer(svgEl, prefix) {
     labelEls: new Map(),      // visible edge key -> {el: <g> with a background and a text, text}
     badgeEls: new Map(),      // visible id -> text element
     selected: null,
+    names: [],                // {el, full, width}: the name in each box and frame (level of detail)
+    fontPx: 0,                // the names' font size in the scene while scaled (0: as designed)
+    zoom: 1,
   };
 
   function draw(v) {
@@ -119,11 +135,16 @@ export function createRenderer(svgEl, prefix) {
     for (const layer of Object.values(layers)) layer.replaceChildren();
     r.labelEls = new Map();
     r.badgeEls = new Map();
-    drawFrames(layers.frames, v.frames);
+    r.names = drawFrames(layers.frames, v.frames);
     r.edgeEls = drawEdges(layers.edges, v, prefix);
-    r.nodeEls = drawNodes(layers.nodes, v.items);
+    r.nodeEls = drawNodes(layers.nodes, v.items, r.names);
     if (r.selected && r.nodeEls.has(r.selected)) r.nodeEls.get(r.selected).el.classList.add("tg-graph-selected");
+    r.fontPx = 0;
+    zoomed(r.zoom);
   }
+
+  /** The scene's zoom changed: the level of detail that keeps every drawn text readable. */
+  const zoomed = (k) => levelOfDetail(r, svgEl, k);
 
   function apply(state) {
     if (!r.view) return;
@@ -151,6 +172,7 @@ export function createRenderer(svgEl, prefix) {
     draw,
     apply,
     select,
+    zoomed,
     item: (id) => (r.nodeEls.has(id) ? r.nodeEls.get(id).item : null),
     get view() {
       return r.view;
@@ -158,14 +180,49 @@ export function createRenderer(svgEl, prefix) {
   };
 }
 
-/** The open groups' frames, behind everything else. */
+/** Draws the level of detail of zoom `k` (SCALED_MIN, SCALED_PX): which texts are drawn, and the
+ * names' size and length while scaled. */
+function levelOfDetail(r, svgEl, k) {
+  r.zoom = k;
+  const level = k >= 1 ? "full" : k >= SCALED_MIN ? "scaled" : "shapes";
+  if (svgEl.dataset.lod !== level) svgEl.dataset.lod = level;
+  const px = level === "scaled" ? Math.ceil((SCALED_PX / k) * 2) / 2 : 0;
+  if (px === r.fontPx) return;
+  r.fontPx = px;
+  for (const { el, full, width } of r.names) {
+    el.style.fontSize = px ? `${px}px` : "";
+    setText(el, px ? shortName(full, Math.floor(width / (px * 0.6))) : fit(full, width));   // (bold)
+  }
+}
+
+/** A name in at most `max` characters: "dense/kernel" as "…/kernel" or "kernel" when the whole
+ * does not fit (the variable's own part says more than its layer's, drawn beside it), a group's
+ * "lstm (LSTM)" as "lstm", else cut. */
+function shortName(full, max) {
+  let s = String(full ?? "");
+  if (s.length <= max) return s;
+  const kind = s.lastIndexOf(" (");
+  if (kind > 0 && s.endsWith(")")) s = s.slice(0, kind);
+  if (s.length <= max) return s;
+  const last = s.slice(s.lastIndexOf("/") + 1);
+  if (last !== s && last.length + 2 <= max) return `…/${last}`;
+  if (last !== s && last.length <= max) return last;
+  return s.slice(0, Math.max(2, max - 1)) + "…";
+}
+
+/** The open groups' frames, behind everything else; returns their titles as names to scale. */
 function drawFrames(layer, frames) {
+  const names = [];
   for (const f of frames) {
+    const full = `▾ ${f.group.label}`;
+    const title = svg("text", { class: "tg-graph-frame-title", x: f.x0 + 8, y: f.y0 + 13 }, [full]);
     layer.append(svg("g", { class: `tg-graph-frame tg-graph-frame-${f.group.kind}`, "data-group-id": f.group.id }, [
       svg("rect", { class: "tg-graph-frame-box", x: f.x0, y: f.y0, width: f.x1 - f.x0, height: f.y1 - f.y0, rx: 10 }),
-      svg("text", { class: "tg-graph-frame-title", x: f.x0 + 8, y: f.y0 + 13 }, [`▾ ${f.group.label}`]),
+      title,
     ]));
+    names.push({ el: title, full, width: f.x1 - f.x0 - 16 });
   }
+  return names;
 }
 
 /** The view's edges; returns visible edge key -> {el, ends, cls, marker}. */
@@ -178,25 +235,49 @@ function drawEdges(layer, v, prefix) {
     const el = svg("path", { class: "tg-graph-edge", d, "data-edge": e.key, "marker-end": `url(#${prefix}-arrow)` });
     frag.append(el);
     edgeEls.set(e.key, { el, ends, cls: "", marker: "arrow" });
+    const text = aggregateText(e);
+    if (text) {
+      frag.append(svg("text", { class: "tg-graph-edge-count", x: ((ends.x1 + ends.x2) / 2).toFixed(1),
+        y: ((ends.y1 + ends.y2) / 2 - 5).toFixed(1), "data-for": e.key }, [text]));
+    }
   }
   layer.append(frag);
   return edgeEls;
 }
 
-/** The view's nodes; returns visible id -> {el, item, cls}. */
-function drawNodes(layer, items) {
+/** What an edge into or out of a collapsed group carries: "3× 64×10" (three edges, each a 64×10
+ * tensor), "64×10" (one), "3×" (shapes that differ); "" for an edge between two nodes. */
+export function aggregateText(e) {
+  if (!e.grouped) return "";
+  const count = e.count > 1 ? `${e.count}×` : "";
+  return [count, e.shape ?? ""].filter(Boolean).join(" ");
+}
+
+/** The view's nodes; returns visible id -> {el, item, cls}; adds the name in each box (not a
+ * tensor's, which is written under its dot) to `names`. */
+function drawNodes(layer, items, names) {
   const nodeEls = new Map();
   const frag = document.createDocumentFragment();
   for (const it of items) {
     const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
-      transform: `translate(${it.x},${it.y})` }, [nodeShape(it), ...nodeTexts(it)]);
+      transform: `translate(${it.x},${it.y})`, tabindex: "-1", role: "button",
+      "aria-label": itemName(it) }, [nodeShape(it), ...nodeTexts(it)]);
     if (it.kind === "group") el.setAttribute("data-collapsed", "true");
     if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));
+    const name = it.kind === "tensor" ? null : el.querySelector(".tg-graph-label");
+    if (name) names.push({ el: name, full: fullName(it), width: it.w - (NAME_MARGIN[it.kind] ?? 10) });
     frag.append(el);
     nodeEls.set(it.id, { el, item: it, cls: "" });
   }
   layer.append(frag);
   return nodeEls;
+}
+
+/** What a screen reader says for a drawn item: "op MatMul", "group dense (Dense), 6 nodes". */
+function itemName(it) {
+  if (it.group) return `group ${it.group.label}, ${it.group.members.length} nodes`;
+  const n = it.node;
+  return `${it.kind} ${n.name ?? n.label ?? n.op ?? n.id}`;
 }
 
 /** Members drawn as one visible item: visible id -> [model ids]. */

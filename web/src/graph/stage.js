@@ -13,6 +13,10 @@ const LEGEND_OPEN_MIN_HEIGHT = 420;
 // 11 px a phone needs to be readable): the user pans to the rest, or pinches out for an overview.
 // (The compact ?embed=1 layout, an iframe in a desktop page, fits as on a desktop: compact=true.)
 const SMALL = "(max-width: 820px)";
+// Elsewhere a fit zooms out no further than this: the names in the boxes stay drawn (render.js's
+// level of detail draws them at a readable size down to a zoom of 0.38); a bigger graph shows its
+// start and the user pans, or zooms out for its outline.
+const DESKTOP_MIN_FIT = 0.5;
 const TOUCH = "(pointer: coarse)";
 
 /**
@@ -22,7 +26,8 @@ const TOUCH = "(pointer: coarse)";
  *        (0 when not laid out yet); onLine: a source-line button in the details was clicked
  */
 export function createStage({ prefix, paneHeight, compact = false, onLine }) {
-  const svgEl = svg("svg", { class: "tg-graph-svg", role: "img", "aria-label": "the recorded graph" });
+  const svgEl = svg("svg", { class: "tg-graph-svg", role: "group",
+    "aria-label": "the recorded graph: Tab reaches its nodes, the arrow keys move between neighbours, Enter shows details" });
   const empty = html("div", { class: "tg-graph-empty", "data-testid": "graph-empty" },
     ["Nothing recorded yet. Run code that uses tf.GradientTape to see its tape here."]);
   const details = createDetails({ onLine });
@@ -39,7 +44,13 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
   });
   legendSize.observe(legend.el);
   const viewport = createViewport(svgEl, renderer.scene, { reserve: () => legendHeight + 6,
-    minFitZoom: () => (smallOrTouch.matches ? 1 : 0) });
+    minFitZoom: () => (smallOrTouch.matches ? 1 : DESKTOP_MIN_FIT) });
+  // the level of detail follows the zoom the viewport writes (once per animation frame)
+  const zoomWatch = new MutationObserver(() => {
+    const m = renderer.scene.transform.baseVal.consolidate();
+    if (m) renderer.zoomed(m.matrix.a);
+  });
+  zoomWatch.observe(renderer.scene, { attributes: true, attributeFilter: ["transform"] });
 
   return {
     el,
@@ -52,6 +63,7 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
       empty.hidden = !isEmpty;
     },
     destroy() {
+      zoomWatch.disconnect();
       viewport.destroy();
       legendSize.disconnect();
     },
