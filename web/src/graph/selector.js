@@ -36,6 +36,8 @@ export function createSelector({ onTape, onCall }) {
         callSelect.value = String(ci);
       }
       callSelect.disabled = calls.length <= 1;
+      // a choice cut short to the pane's width is read whole on hover
+      for (const select of [tapeSelect, callSelect]) select.title = select.selectedOptions[0]?.textContent ?? "";
       el.hidden = tapes.length === 0;
     },
   };
