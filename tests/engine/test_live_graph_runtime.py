@@ -4,11 +4,14 @@ while a training loop or ``fit`` runs, the page gets its latest complete step's 
 """
 import importlib
 import json
+import signal
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import tapegrad as tf
 from tapegrad.graph.compact import expand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,3 +147,23 @@ def test_a_failing_export_ends_the_live_graphs_not_the_run(monkeypatch):
     monkeypatch.setattr(runtime.LiveGraph, "send_step", broken)
     messages = run(LOOP, tick=0.0, every=0.0)
     assert live_docs(messages) == [] and [k for k, _ in messages].count("graph") == 1
+
+
+def test_a_fit_outside_a_run_is_not_followed_and_leaves_ctrl_c_alone():
+    # after a playground run, the runtime's fit observer stays installed in Keras (once per process)
+    run(FIT, tick=0.0, every=0.0)
+
+    class Boom(Exception):
+        pass
+
+    def fail(batch, logs):
+        raise Boom()
+
+    model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((8, 1), "float32")
+    with pytest.raises(Boom):     # ends mid-training: the observer's on_train_end never comes
+        model.fit(x, x, epochs=1, batch_size=4, verbose=0,
+                  callbacks=[tf.keras.callbacks.LambdaCallback(on_train_batch_end=fail)])
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert runtime.TrainingFeed.current is None

@@ -88,6 +88,7 @@ class Session:
             self.send(TRACEBACK, json.dumps({"text": text, "line": line}))
         finally:
             self.training.release_interrupts()
+            self.training.done()
             sys.stdout.flush()
             sys.stderr.flush()
             if self.flush is not None:

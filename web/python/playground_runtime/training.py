@@ -53,6 +53,12 @@ class TrainingFeed:
         self.busy = 0
         self.stop_requested = False
 
+    def done(self):
+        """The run has ended: a fit outside a run (Python going on after it, or natively in a
+        process that ran the playground) is no longer followed (_OutsideARun)."""
+        if TrainingFeed.current is self:
+            TrainingFeed.current = None
+
     def event(self, event, **fields):
         self.send(TRAINING, json.dumps({"event": event, **fields}))
 
@@ -77,6 +83,17 @@ class TrainingFeed:
             raise StopBetweenSteps(f"between training steps ({where})")
 
 
+class _OutsideARun(TrainingFeed):
+    """The feed of a fit outside a playground run: sends nothing and leaves Ctrl+C alone (a fit
+    that raised would otherwise keep the held handler)."""
+
+    def __init__(self):
+        super().__init__(lambda kind, payload: None)
+
+    def hold_interrupts(self):
+        pass
+
+
 def _metric_result(metric, value):
     """A metric's result read outside fit/evaluate/predict: one point of its curve."""
     feed = TrainingFeed.current
@@ -92,7 +109,7 @@ class _FitObserver:
 
     def __init__(self):
         super().__init__()
-        self.feed = TrainingFeed.current or TrainingFeed(lambda kind, payload: None)
+        self.feed = TrainingFeed.current or _OutsideARun()
         self.epoch = 0
         self.step = 0
         self.training = False
