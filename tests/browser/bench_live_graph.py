@@ -25,29 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import CHROMIUM, CHROMIUM_ARGS, Playground, load_runtime  # noqa: E402
+from test_live_graph import LOOP  # noqa: E402
 
-FIT_TIMED = ("import time as _time\n_started = _time.perf_counter()\n",
+FIT_TIMED = (   # put around the training: the time it took, printed
+    "import time as _time\n_started = _time.perf_counter()\n",
              "\nprint(f'trained in {_time.perf_counter() - _started:.3f} s')\n")
-LOOP = """\
-import time as _time
-import numpy as np
-import tensorflow as tf
-tf.keras.utils.set_random_seed(0)
-x = np.linspace(-1, 1, 256, dtype="float32")[:, None]
-y = np.sin(3 * x)
-w1 = tf.Variable(tf.random.normal((1, 32)))
-b1 = tf.Variable(tf.zeros(32))
-w2 = tf.Variable(tf.random.normal((32, 1)))
-opt = tf.keras.optimizers.Adam(0.01)
-_started = _time.perf_counter()
-for step in range(STEPS):
-    with tf.GradientTape() as tape:
-        h = tf.tanh(x @ w1 + b1)
-        loss = tf.reduce_mean((h @ w2 - y) ** 2)
-    grads = tape.gradient(loss, [w1, b1, w2])
-    opt.apply_gradients(zip(grads, [w1, b1, w2]))
-print(f'trained in {_time.perf_counter() - _started:.3f} s')
-"""
 # Run before a timed run: the live graph off (it never comes) or on (as shipped), from the next run.
 SWITCH = "import playground_runtime.graph as g\ng.LiveGraph.EVERY_S = {}\n"
 WATCH = """() => {
@@ -59,6 +41,14 @@ WATCH = """() => {
       window.__live.push({ step, ms: +box.dataset.liveExportMs });
   }).observe(box, { attributes: true });
 }"""
+
+
+def loop_code(steps: int) -> str:
+    """The browser test's custom loop, its training timed."""
+    start, end = FIT_TIMED
+    code = LOOP.replace("STEPS", str(steps))
+    at = code.index("for step in")
+    return start + code[:at] + "_started = _time.perf_counter()\n" + code[at:] + end
 
 
 def fit_code(epochs: int) -> str:
@@ -144,7 +134,7 @@ def main() -> None:
     ap.add_argument("--loop-steps", type=int, default=1500)
     ap.add_argument("--no-native", action="store_true")
     args = ap.parse_args()
-    programs = {"fit": fit_code(args.epochs), "loop": LOOP.replace("STEPS", str(args.loop_steps))}
+    programs = {"fit": fit_code(args.epochs), "loop": loop_code(args.loop_steps)}
     from playwright.sync_api import sync_playwright
     server = subprocess.Popen(["node", str(ROOT / "build" / "serve.mjs"), "--dir", str(ROOT / "dist"),
                                "--port", "0"], stdout=subprocess.PIPE, text=True)

@@ -2,11 +2,8 @@
 while a training loop or ``fit`` runs, the page gets its latest complete step's graph (kind
 "live-graph"), throttled in the worker. Time is a fake clock here: nothing depends on speed.
 """
-import importlib
 import json
 import signal
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,18 +11,7 @@ import pytest
 import tapegrad as tf
 from tapegrad.graph.compact import expand
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_runtime():
-    sys.path.insert(0, str(ROOT / "web" / "python"))
-    try:
-        return importlib.import_module("playground_runtime")
-    finally:
-        sys.path.remove(str(ROOT / "web" / "python"))
-
-
-runtime = _load_runtime()
+from test_web_examples import runtime   # the playground's runtime, imported from web/python
 
 LOOP = """
 import tensorflow as tf
