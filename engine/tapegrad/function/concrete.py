@@ -22,7 +22,9 @@ class ConcreteFunction:
 
     Tracing runs the Python function once on example values (zeros for ``TensorSpec``
     arguments, unknown dimensions of size 1, and once more, hidden, with size 2 to tell which
-    output dimensions follow them); variable assignments made while tracing are undone.
+    output dimensions follow them); variable assignments made while tracing are undone. The
+    first run's recorded graph is ``.graph``; calls replay it where it serves their shapes (see
+    ``Function._execute``), Python arguments staying those of the trace.
     """
 
     def __init__(self, function, named, pattern, tracing):
