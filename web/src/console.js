@@ -74,7 +74,7 @@ function createRecord(run = 0) {
  * already: a Run's output appears there, far below the Run button. */
 function revealPane(root) {
   if (!matchMedia(STACKED).matches) return;
-  const pane = root.closest(".pane, section") ?? root;
+  const pane = root.closest(".pane") ?? root;   // the page's pane; an embedded console itself
   const r = pane.getBoundingClientRect();
   if (r.top >= 0 && r.top < innerHeight / 2) return;
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
