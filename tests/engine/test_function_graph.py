@@ -204,3 +204,29 @@ def test_python_scalar_and_string_arguments():
     assert f.experimental_get_tracing_count() == 2
     cf = f.get_concrete_function(tf.TensorSpec([], tf.float32), 4, "add")
     assert float(cf(tf.constant(1.0))) == 5.0
+
+
+def test_tf_gradients_inside_function_replays():
+    @tf.function
+    def slope(x):
+        y = x * x * x
+        return tf.gradients(y, x)[0]
+    assert [float(slope(tf.constant(v))) for v in (2.0, 3.0, -1.0)] == [12.0, 27.0, 3.0]
+    assert all(g.replayable for g in _graphs(slope))
+
+    @tf.function
+    def curvature(x):
+        return tf.hessians(tf.reduce_sum(x ** 3), x)[0]
+    np.testing.assert_allclose(curvature(tf.constant([3.0, 4.0])).numpy(), [[18, 0], [0, 24]])
+    np.testing.assert_allclose(curvature(tf.constant([1.0, 2.0])).numpy(), [[6, 0], [0, 12]])
+
+
+def test_keras_layers_inside_function_replay_their_forward_pass():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    f = tf.function(lambda x: model(x))
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        x = tf.constant(rng.normal(size=(4, 2)).astype(np.float32))
+        np.testing.assert_allclose(f(x).numpy(), model(x).numpy(), rtol=1e-6)
+    assert all(g.replayable for g in _graphs(f))
