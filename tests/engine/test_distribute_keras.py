@@ -5,15 +5,12 @@ and BackupAndRestore resumes an interrupted fit at the interrupted epoch with it
 TensorFlow's recorded numbers are replayed by the conformance area ``distribute_keras``; the
 same training over ``mpiexec -n 2`` and ``-n 3`` is in tests/mpi."""
 import os
-import sys
 
 import numpy as np
 import pytest
 
 import tapegrad as tf
-
-MEETING = pytest.mark.skipif(sys.platform == "emscripten",
-                             reason="Pyodide has no threads: replicas cannot all-reduce in a step")
+from test_distribute import MEETING   # (skips where replicas cannot meet: Pyodide)
 
 
 @pytest.fixture

@@ -12,6 +12,9 @@
 
 Logs are flattened (``compile_metrics``' dict joins the others), sorted by name and turned into
 Python floats before callbacks see them, as Keras does.
+
+A model made inside a ``tf.distribute`` strategy's scope keeps it (``distribute_strategy``); with
+several replicas each step runs on every replica's part of the batch (``distributed.py``).
 """
 import logging
 import warnings
