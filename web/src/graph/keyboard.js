@@ -15,10 +15,11 @@ export function createKeyboard({ stage, selection, inspector, onOpenGroup }) {
     return id == null ? null : svgEl.querySelector(`.tg-graph-node[data-node-id="${CSS.escape(id)}"]`);
   }
 
-  /** Gives the tab stop to `id` (focusing it when `focus`). */
+  /** Gives the tab stop to `id` (focusing it when `focus`). Only that node is focusable: a finger
+   * or a mouse pressing another one to pan does not move the focus (nor scroll the page to it). */
   function moveTo(id, focus) {
     const old = elOf(current);
-    if (old) old.setAttribute("tabindex", "-1");
+    if (old) old.removeAttribute("tabindex");
     current = id;
     const el = elOf(id);
     if (!el) return;
@@ -50,6 +51,10 @@ export function createKeyboard({ stage, selection, inspector, onOpenGroup }) {
     if (next === undefined) return;
     e.preventDefault();
     if (next !== null) moveTo(next, true);
+  });
+  // pressing the node that has the tab stop does not focus it either (the keyboard does)
+  svgEl.addEventListener("pointerdown", (e) => {
+    if (e.target.closest && e.target.closest(".tg-graph-node[tabindex]")) e.preventDefault();
   });
   svgEl.addEventListener("focusin", (e) => {
     const el = e.target.closest && e.target.closest(".tg-graph-node");

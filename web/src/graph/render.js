@@ -260,7 +260,7 @@ function drawNodes(layer, items, names) {
   const frag = document.createDocumentFragment();
   for (const it of items) {
     const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
-      transform: `translate(${it.x},${it.y})`, tabindex: "-1", role: "button",
+      transform: `translate(${it.x},${it.y})`, role: "button",
       "aria-label": itemName(it) }, [nodeShape(it), ...nodeTexts(it)]);
     if (it.kind === "group") el.setAttribute("data-collapsed", "true");
     if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));

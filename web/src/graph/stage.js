@@ -46,10 +46,7 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
   const viewport = createViewport(svgEl, renderer.scene, { reserve: () => legendHeight + 6,
     minFitZoom: () => (smallOrTouch.matches ? 1 : DESKTOP_MIN_FIT) });
   // the level of detail follows the zoom the viewport writes (once per animation frame)
-  const zoomWatch = new MutationObserver(() => {
-    const m = renderer.scene.transform.baseVal.consolidate();
-    if (m) renderer.zoomed(m.matrix.a);
-  });
+  const zoomWatch = new MutationObserver(() => renderer.zoomed(viewport.zoom));
   zoomWatch.observe(renderer.scene, { attributes: true, attributeFilter: ["transform"] });
 
   return {
