@@ -6,7 +6,10 @@ While a call traces, a ``TraceRecorder`` is one of the thread's recorders (the l
 applies, each variable read and each assignment, exactly as a tape does. Every value the graph
 uses is one of: an input (a tensor or variable argument), a variable read (read again on every
 replay: variables are never baked in), a constant (a tensor made from Python values, or one
-captured from outside the function), or an earlier node's output.
+captured from outside the function), or an earlier node's output. A gradient taken inside the
+body is one node per reverse rule the tape ran, replayed by calling the rule again (a rule is a
+function of its tensors, though it may compute in NumPy where nothing records). While a trace
+runs, ``.numpy()`` on a tensor it computed raises TensorFlow's graph ``AttributeError``.
 
 A trace can be replayed only when nothing in it depended on a tensor's value outside the
 primitives; otherwise the graph is marked not replayable, with the reason, and that signature runs
@@ -52,13 +55,14 @@ def _codes(fn):
 _CodeType = type(_codes.__code__)
 # Engine functions that make tensors from Python values, shapes and dtypes alone (a tensor made
 # anywhere else in the engine while tracing came from arrays the graph cannot replay), each with
-# the arguments that must not be tensors for that to hold.
+# the arguments that must not hold tensors the trace computed (or variables) for that to hold.
 _CONSTANT_MAKERS = {code: python_args for fn, python_args in (
     (tensor_module.convert_to_tensor, ("value",)), (tensor_module.constant, ("value",)),
     (tensor_module.Tensor.__init__, ("value",)), (convert.binary, ()),   # (wraps Python numbers)
-    (array_ops.zeros, ()), (array_ops.ones, ()), (array_ops.zeros_like, ()),
-    (array_ops.ones_like, ()), (array_ops.shape, ()), (array_ops.size, ()),
-    (array_ops.rank, ()), (array_ops.eye, ()), (array_ops.fill, ("value",)),
+    (array_ops.zeros, ("shape",)), (array_ops.ones, ("shape",)), (array_ops.zeros_like, ()),
+    (array_ops.ones_like, ()), (array_ops.shape, ()), (array_ops.size, ()), (array_ops.rank, ()),
+    (array_ops.eye, ("num_rows", "num_columns", "batch_shape")),
+    (array_ops.fill, ("dims", "value")),
     (array_ops.range_, ("start", "limit", "delta")), (shape_ops.shape_n, ()),
     (ground.zeros_of, ()), (ground.ones_of, ()), (ground.scalar_like, ("value",)),
     (backprop.seeds, ()),                       # a gradient's ones
@@ -73,7 +77,17 @@ def _constant(f):
     if python_args is None:
         return False
     local = f.f_locals
-    return not any(isinstance(local.get(a), (Tensor, Variable)) for a in python_args)
+    return not any(_computed(local.get(a)) for a in python_args)
+
+
+def _computed(x):
+    """Whether ``x`` (or an item of it) is a variable or a tensor a trace in progress computed
+    (an argument, a read, an op's output), whose value a replay would change."""
+    if isinstance(x, (list, tuple)):
+        return any(_computed(v) for v in x)
+    if isinstance(x, Variable):
+        return True
+    return isinstance(x, Tensor) and any(r.computed(x) for r in _recorders)
 
 
 def _noting_next_id():
