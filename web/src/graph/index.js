@@ -44,6 +44,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
     destroy() {
       parts.timeline.stop();
       parts.stage.destroy();
+      parts.inspector.destroy();
       parts.panel.remove();
       selection.clear();
     },

@@ -37,8 +37,9 @@ export function createInspector({ stage, selection, onOpenGroup, onCloseGroup })
   }
 
   // Hovering is for mice and pens: a finger touching a node to pan must not cover the drawing.
+  const resting = restingPointer();
   svgEl.addEventListener("pointerover", (e) => {
-    if (e.pointerType === "touch") return;
+    if (e.pointerType === "touch" || resting.at(e)) return;
     const target = e.target.closest("[data-node-id]");
     if (!target) return;
     hovered = target.dataset.nodeId;
@@ -75,14 +76,30 @@ export function createInspector({ stage, selection, onOpenGroup, onCloseGroup })
       if (pinned && view.visibleOf(pinned) !== pinned) pinned = null;
       pin(pinned);
     },
-    /** Pins the details of `id` (the keyboard's Enter), or hides them (null). */
-    pin,
-    /** The node whose details are pinned, or null. */
+    destroy: resting.destroy,
+    pin,                       // (the keyboard's Enter: pins a node's details; null hides them)
     pinned: () => pinned,
     /** Shows the details again (the selected call or step changed what they say). */
     refresh() {
       const id = hovered ?? pinned;
       if (id != null && !details.el.hidden) show(id);
     },
+  };
+}
+
+/**
+ * Where the mouse or pen last moved, anywhere on the page: `at(e)` is true for an event at that
+ * very point, as when a pan or zoom brings a node under a resting pointer (the browser reports it
+ * entering without the pointer having moved: that shows no details).
+ */
+function restingPointer() {
+  let rest = null;
+  const moved = (e) => {
+    if (e.pointerType !== "touch") rest = { x: e.clientX, y: e.clientY };
+  };
+  addEventListener("pointermove", moved, { capture: true, passive: true });
+  return {
+    at: (e) => !!rest && rest.x === e.clientX && rest.y === e.clientY,
+    destroy: () => removeEventListener("pointermove", moved, { capture: true }),
   };
 }
