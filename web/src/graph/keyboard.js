@@ -19,11 +19,13 @@ export function createKeyboard({ stage, selection, inspector, onOpenGroup }) {
    * or a mouse pressing another one to pan does not move the focus (nor scroll the page to it). */
   function moveTo(id, focus) {
     const old = elOf(current);
-    if (old) old.removeAttribute("tabindex");
+    if (old) for (const a of ["tabindex", "role", "aria-label"]) old.removeAttribute(a);
     current = id;
     const el = elOf(id);
     if (!el) return;
     el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");        // named by its texts; a bare dot by its kind
+    if (!el.textContent.trim()) el.setAttribute("aria-label", `${el.dataset.kind} ${id}`);
     if (focus) {
       el.focus({ preventScroll: true });
       const it = renderer.item(id);

@@ -260,8 +260,7 @@ function drawNodes(layer, items, names) {
   const frag = document.createDocumentFragment();
   for (const it of items) {
     const el = svg("g", { class: "tg-graph-node", "data-node-id": it.id, "data-kind": it.kind,
-      transform: `translate(${it.x},${it.y})`, role: "button",
-      "aria-label": itemName(it) }, [nodeShape(it), ...nodeTexts(it)]);
+      transform: `translate(${it.x},${it.y})` }, [nodeShape(it), ...nodeTexts(it)]);
     if (it.kind === "group") el.setAttribute("data-collapsed", "true");
     if (it.node && it.node.repeat) el.setAttribute("data-repeat", String(it.node.repeat));
     const name = it.kind === "tensor" ? null : el.querySelector(".tg-graph-label");
@@ -271,13 +270,6 @@ function drawNodes(layer, items, names) {
   }
   layer.append(frag);
   return nodeEls;
-}
-
-/** What a screen reader says for a drawn item: "op MatMul", "group dense (Dense), 6 nodes". */
-function itemName(it) {
-  if (it.group) return `group ${it.group.label}, ${it.group.members.length} nodes`;
-  const n = it.node;
-  return `${it.kind} ${n.name ?? n.label ?? n.op ?? n.id}`;
 }
 
 /** Members drawn as one visible item: visible id -> [model ids]. */
