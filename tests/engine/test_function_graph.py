@@ -128,7 +128,7 @@ def test_variable_arguments_are_inputs_of_the_graph():
     (lambda x: x if x > 0 else -x, "bool()"),
     (lambda x: x + float(x), "value was read"),
     (lambda x: x + tf.random.uniform([]), "uniform"),
-    (lambda x: (tf.print(x), x)[1], "tf.print"),
+    (lambda x: (tf.print(x), x)[1], "read the values"),   # (tf.print reads them to print)
 ])
 def test_value_dependent_traces_run_python_on_every_call(body, reason, capsys):
     f = tf.function(body)
@@ -141,6 +141,44 @@ def test_value_dependent_traces_run_python_on_every_call(body, reason, capsys):
         assert float(second) == float(eager_second)
         assert float(first) == float(body(tf.constant(2.0)))
     capsys.readouterr()
+
+
+_ONE_TO_FOUR = tf.constant([1, 2, 3, 4])
+
+
+@pytest.mark.parametrize("body", [
+    lambda x: tf.slice(_ONE_TO_FOUR, [tf.reduce_min(x)], [1]),
+    lambda x: tf.tile(tf.constant([1]), [tf.reduce_max(x)]),
+    lambda x: tf.fill([tf.reduce_max(x)], 1),
+    lambda x: tf.reshape(tf.range(6), [tf.reduce_min(x) + 1, -1]),
+    lambda x: tf.roll(_ONE_TO_FOUR, tf.reduce_min(x), 0),
+    lambda x: _ONE_TO_FOUR[tf.reduce_min(x):],
+    lambda x: tf.broadcast_to(tf.constant(1), [tf.reduce_max(x)]),
+    lambda x: tf.range(tf.reduce_max(x)),
+    lambda x: tf.math.top_k(_ONE_TO_FOUR, k=tf.reduce_min(x)).values,
+    lambda x: tf.pad(tf.constant([1]), [[0, tf.reduce_min(x)]]),
+], ids=["slice", "tile", "fill", "reshape", "roll", "getitem", "broadcast_to", "range", "top_k",
+        "pad"])
+def test_op_settings_taken_from_traced_values_follow_each_call(body):
+    """An op whose settings (a slice's begin, tile's multiples, a shape) come from a value the
+    trace computed must not keep the first call's settings: the engine reads that value in
+    Python before binding the primitive, and the trace is then run as Python on every call."""
+    f = tf.function(body)
+    for x in ([1, 2], [2, 3], [1, 3]):
+        got, want = f(tf.constant(x)), body(tf.constant(x))
+        assert got.shape == want.shape and got.numpy().tolist() == want.numpy().tolist(), x
+
+
+def test_shape_and_dtype_reads_keep_a_trace_replayable():
+    w = tf.Variable(tf.ones([3, 2]))
+
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(tf.matmul(x, w) + tf.zeros([x.shape[0], 1]), axis=1)
+    x = tf.ones([4, 3])
+    np.testing.assert_allclose(f(x).numpy(), f(x * 2).numpy() / 2)
+    (graph,) = _graphs(f)
+    assert graph.replayable, graph.reason
 
 
 def test_numpy_inside_trace_is_refused_as_in_tensorflow():

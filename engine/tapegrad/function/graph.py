@@ -28,6 +28,7 @@ import linecache
 import sys
 
 from .. import backprop, convert, ground, tensor as tensor_module
+from ..backend import NAME, host as np   # (NumPy itself: its arrays are what is watched)
 from ..ops import array_ops, shape_ops
 from ..primitives import TABLE, Primitive
 from ..recording import bind
@@ -155,6 +156,102 @@ def in_user_code(frame, error):
             f'{code.co_name}  *\n        {line}\n\n    {error}\n')
 
 
+# ``Tensor._value`` (the slot holding a tensor's array) while tracing. An op that turns a tensor
+# the trace computed into its settings (``tf.tile(c, [tf.reduce_max(x)])``, ``tf.slice``'s
+# ``begin``, a shape built from a value) reads that array in Python before the primitive is
+# bound, and a replay would keep the first call's settings. So outside the recording machinery
+# such an array is handed out as a ``_Watched`` stand-in: its shape and dtype are free (graphs are
+# per concrete input shape), and anything that reaches its values (NumPy conversion, indexing,
+# arithmetic, Python numbers) marks the trace, which then runs its Python body on every call.
+_SLOT = Tensor.__dict__["_value"]
+_MACHINERY = (_ENGINE_DIR + "recording.py", _ENGINE_DIR + "function")
+_METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes"})
+# A variable's assignments are nodes of the graph (replayed by calling them again), so the
+# value they read is theirs to read.
+_ASSIGNING = frozenset(getattr(Variable, name).__code__ for name in (
+    "assign", "assign_add", "assign_sub", "_new_value"))
+
+
+def _mark(where):
+    for r in _recorders:
+        if not r.opaque:
+            r.fail(f"an op read the values of a tensor the trace computed in Python ({where})")
+
+
+class _Watched(np.ndarray):
+    """An array of a computed tensor as engine code outside the machinery sees it: a view (no
+    copy) that passes every ``isinstance`` check; reaching its values marks the trace."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        _mark(ufunc.__name__)
+        inputs = tuple(x.view(np.ndarray) if isinstance(x, _Watched) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        _mark(func.__name__)
+        return func._implementation(*_plain(args), **_plain(kwargs))
+
+
+def _plain(x):
+    if isinstance(x, _Watched):
+        return x.view(np.ndarray)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_plain(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return x
+
+
+def _forwarding(name):
+    def forward(self, *args, **kwargs):
+        _mark(name)
+        return getattr(self.view(np.ndarray), name)(*args, **kwargs)
+    forward.__name__ = name
+    return forward
+
+
+for _name in ("__int__", "__float__", "__index__", "__bool__", "__complex__", "__iter__",
+              "__getitem__", "__contains__", "__array__", "tolist", "item", "tobytes", "copy",
+              "astype", "reshape", "ravel", "flatten", "__repr__", "__str__", "__format__",
+              "__reduce__", "__reduce_ex__", "__copy__", "__deepcopy__", "all", "any", "sum",
+              "max", "min", "mean", "prod", "argmax", "argmin", "nonzero", "view_values"):
+    if _name != "view_values":
+        setattr(_Watched, _name, _forwarding(_name))
+
+
+def _converting(convert):
+    """NumPy's ``asarray``/``array`` while tracing: they turn a ``_Watched`` (or a list holding
+    one) into a plain array without calling any of its methods, so they mark the trace here."""
+    def converted(a, *args, **kwargs):
+        if type(a) is _Watched or (type(a) in (list, tuple) and
+                                   any(type(v) is _Watched for v in a)):
+            _mark(convert.__name__)
+        return convert(a, *args, **kwargs)
+    converted.__name__ = convert.__name__
+    return converted
+
+
+_CONVERTERS = {name: getattr(np, name) for name in ("asarray", "array", "ascontiguousarray")}
+
+
+def _read_array(self):
+    value = _SLOT.__get__(self, Tensor)
+    f = sys._getframe(1)
+    if f.f_code in _ASSIGNING or f.f_code.co_filename.startswith(_MACHINERY) or \
+            not any(not r.opaque and r.computed(self) for r in _recorders):
+        return value
+    if NAME != "numpy":      # (another array library: any read marks the trace)
+        _mark(f.f_code.co_name)
+        return value
+    if type(value) is np.ndarray:
+        return value.view(_Watched)
+    # (a reduction's value is a NumPy scalar: it is watched as a 0-d array)
+    return np.asarray(value).view(_Watched) if isinstance(value, np.generic) else value
+
+
+_GUARDED_SLOT = property(_read_array, _SLOT.__set__)
+
+
 _bool = _noting(Tensor.__bool__, "bool()")
 _index = _noting(Tensor.__index__, "operator.index()")
 
@@ -187,6 +284,9 @@ def _install():
             _saved_vjps[prim] = prim.vjp
             prim.vjp = _recorded_vjp(prim, prim.vjp)
     tensor_module._next_id = _noting_next_id
+    Tensor._value = _GUARDED_SLOT
+    for name, convert in _CONVERTERS.items():
+        setattr(np, name, _converting(convert))
     EagerTensor.__bool__ = _bool
     EagerTensor.__index__ = _index
     EagerTensor.numpy = _graph_numpy
@@ -199,6 +299,9 @@ def _uninstall():
         prim.vjp = vjp
     _saved_vjps.clear()
     tensor_module._next_id = _real_next_id
+    Tensor._value = _SLOT
+    for name, convert in _CONVERTERS.items():
+        setattr(np, name, convert)
     del EagerTensor.__bool__, EagerTensor.__index__, EagerTensor.numpy
     if isinstance(sys.stdout, _EngineText):
         sys.stdout = _saved_streams[0]
