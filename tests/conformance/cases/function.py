@@ -4,9 +4,11 @@ methods, gradients, and tf.executing_eagerly, as TensorFlow's guides use them.""
 # What the coverage table says of these names (build/coverage.py reads it).
 NOTES = {
     'tf.function':
-        'Runs eagerly: tracing counts, signatures and retracing warnings as '
-        "TensorFlow's; Python print runs only on calls that would trace, other side "
-        'effects on every call (see function.py).',
+        'Traces: the first call with a new signature runs the Python body and records its '
+        'primitives; later calls replay that graph (Python side effects once per trace). A '
+        'trace that read a value in Python (if on a tensor, .numpy(), an op setting taken from '
+        'a computed value, tf.print, random ops) runs its body on every call instead, printing '
+        'only when TensorFlow would trace; no AutoGraph conversion (engine/tapegrad/function/).',
 }
 
 
