@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_responsive import scene_transform, touch
+from test_responsive import scene_transform, touch, touch_point_on_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -103,11 +103,7 @@ def test_the_graph_pans_and_zooms_by_touch_on_a_phone(phone):
     pg = phone.pg
     if not pg.evaluate("document.querySelectorAll('[data-testid=graph] [data-node-id]').length"):
         assert phone.run() == "ok"
-    stage = pg.locator("[data-testid=graph] .tg-graph-stage")
-    stage.scroll_into_view_if_needed()
-    box = stage.bounding_box()
-    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
-    cdp = pg.context.new_cdp_session(pg)
+    cdp, cx, cy = touch_point_on_graph(pg, down=1 / 3)
     k0, x0, y0 = scene_transform(pg)
     touch(cdp, "touchStart", [(cx, cy)])
     for i in range(1, 5):

@@ -184,13 +184,19 @@ def touch(cdp, kind, points):
         {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
 
 
-def test_the_graph_pans_and_zooms_by_touch(pages, shot):
-    pg = pages("phone").pg
+def touch_point_on_graph(pg, down=0.5):
+    """A CDP session for touch events and a point on the graph's stage (scrolled into view):
+    the middle of its width, ``down`` of the way down its height."""
     stage = pg.locator("[data-testid=graph] .tg-graph-stage")
     stage.scroll_into_view_if_needed()
     box = stage.bounding_box()
-    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    cdp = pg.context.new_cdp_session(pg)
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] * down
+    return pg.context.new_cdp_session(pg), cx, cy
+
+
+def test_the_graph_pans_and_zooms_by_touch(pages, shot):
+    pg = pages("phone").pg
+    cdp, cx, cy = touch_point_on_graph(pg)
     k0, x0, y0 = scene_transform(pg)
 
     # one finger drags the drawing
