@@ -8,12 +8,15 @@
 // The code is the element's text (or that of a <script type="text/x-python"> child, so `<` needs
 // no escaping), dedented. `readonly` makes the editor read-only (Run still works). Python boots
 // only on the first Run; all elements on a page share one worker and run one at a time.
+// Scripts drive it with `await element.run(code?)` and `element.stop()`, and every run ends with
+// a "tapegrad:run" event (docs/scripting.md).
 // The element's stylesheet and the worker are found next to this script.
 import "../styles/element.css";
 import { el } from "./dom.js";
 import { createEditor } from "./editor.js";
 import { assemblePlayground } from "./playground.js";
 import { PythonRunner } from "./runner.js";
+import { announceRun, runQueue } from "./scripting.js";
 import { plainFragment } from "./share.js";
 
 const SCRIPT_URL = document.currentScript?.src ?? location.href;
@@ -52,7 +55,8 @@ function ensureStylesheet() {
 class TapegradPlayground extends HTMLElement {
   #built = false;
   #runs = 0;
-  #busy = false;       // Run clicked, until its run ends (it may wait behind another element's)
+  #queue = runQueue(); // its runs, clicked or scripted, one at a time (a run may also wait
+                       // behind another element's in the shared worker)
   #running = false;    // its run has started in the worker and not yet ended
 
   connectedCallback() {
@@ -86,15 +90,15 @@ class TapegradPlayground extends HTMLElement {
 
     const editor = createEditor(editorBox, {
       doc: code, readOnly: this.hasAttribute("readonly"), label: "Python example code",
-      fontSize: "13px", maxHeight: "420px", onRun: () => this.run(),
+      fontSize: "13px", maxHeight: "420px", onRun: () => this.#clicked(),
     });
     this.playground = assemblePlayground({
       console: consoleBox, plot: plotBox, graph: graphBox,
       status, run: runButton, stop: stopButton, stateHost: this,
     }, {
       editor,
-      onRun: () => this.run(),
-      onStop: () => { if (this.#running) runner?.stop(); },
+      onRun: () => this.#clicked(),
+      onStop: () => this.stop(),
       onGraph: (doc) => { graphWrap.hidden = doc.nodes.length === 0; },
     });
     this.editor = this.playground.editor;
@@ -107,25 +111,51 @@ class TapegradPlayground extends HTMLElement {
     elements.delete(this);
   }
 
-  async run() {
-    if (this.#busy) return;
-    this.#busy = true;
+  /** Run (the button, Ctrl+Enter): ignored while this element's run is queued or running. */
+  #clicked() {
+    if (this.#queue.pending === 0) this.run();
+  }
+
+  /**
+   * The scripting API (docs/scripting.md): runs `code` (when given, it replaces the editor's
+   * code; else the editor's code runs) after this element's runs before it, and resolves with
+   * the run's result, also dispatched as a "tapegrad:run" event on the element (it bubbles).
+   */
+  run(code) {
+    if (code !== undefined && typeof code !== "string") {
+      return Promise.reject(new TypeError("run(code): code must be a string (or left out: the editor's code)"));
+    }
+    if (!this.#built) {
+      return Promise.reject(new Error("run(): the element is not in the document yet"));
+    }
+    return this.#queue.enqueue(() => this.#runNow(code));
+  }
+
+  /** Stops this element's run in progress; resolves with "interrupted", "restarted" or "idle". */
+  async stop() {
+    return this.#running && runner ? runner.stop() : "idle";
+  }
+
+  async #runNow(code) {
+    if (code !== undefined) this.editor.setCode(code);
     this.querySelector(".tgp-outputs").hidden = false;
     const r = sharedRunner();
     // Queued behind other elements' runs: this element becomes the active one only when the
     // worker actually starts its run.
     const started = () => { active = this; this.#running = true; };
-    const runner_ = { run: (code, sink) => r.run(code, { ...sink, started }) };
+    const runner_ = { run: (source, sink) => r.run(source, { ...sink, started }) };
     this.#runs += 1;
+    let status;
     try {
-      const status = await this.playground.run(runner_, this.#runs);
-      this.dataset.runs = String(this.#runs);
-      this.dataset.lastRun = status.ok ? "ok" : status.interrupted ? "interrupted" : "error";
+      status = await this.playground.run(runner_, this.#runs);
     } finally {
       this.#running = false;
       if (active === this) active = null;
-      this.#busy = false;
     }
+    this.dataset.runs = String(this.#runs);
+    this.dataset.lastRun = status.result.status;
+    announceRun(this, status.result);
+    return status.result;
   }
 }
 

@@ -32,7 +32,9 @@ export const MESSAGES = {
   msg: { from: "worker", fields: ["kind", "payload"], about: "a message of the Python runtime: a \"python\" kind below" },
   "csp-violation": { from: "worker", fields: ["text"],
     about: "something the worker's Content-Security-Policy blocked (the page cannot see its events)" },
-  done: { from: "worker", fields: ["status"], about: "the run ended: {ok, error: {type, line} | null, interrupted}" },
+  done: { from: "worker", fields: ["status"],
+    about: "the run ended: {ok, error: {type, line, message} | null, interrupted, stopped?, gradients, "
+      + "gradients_omitted} (gradients: the run's named gradients, docs/scripting.md)" },
 
   // python -> page (inside "msg")
   traceback: { from: "python", fields: ["text", "line"], about: "the run's error, the user's frames only" },

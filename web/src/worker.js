@@ -100,7 +100,9 @@ async function boot(interrupt, keptBoot) {
       if (kind === "output" && firstRun && !firstRun.outputShown) firstRun.outputShown = performance.now();
       toPage("msg", { kind, payload });
     }, flushOutput);
-    session = runtime.Session(batcher.send, batcher.flush);
+    // report: each run's status carries its error's message and its named gradients (the page's
+    // scripting API, docs/scripting.md)
+    session = runtime.Session(batcher.send, batcher.flush, true);
     marks.runtime = performance.now();
     progress(3, "Importing tapegrad");
     pyodide.pyimport("tapegrad").destroy();   // imported already after a snapshot restore

@@ -1,4 +1,5 @@
 """One ``Session`` serves many runs of the user's code (see the package's text)."""
+import contextlib
 import importlib.util
 import json
 import linecache
@@ -7,6 +8,7 @@ import sys
 
 from .aliases import install_tensorflow_alias
 from .errors import USER_FILE, stopped_status, user_traceback
+from .gradients import GradientNames
 from .graph import LiveGraph, send_graph
 from .messages import TRACEBACK
 from .plots import PlotSender, uses_matplotlib
@@ -29,9 +31,14 @@ def _fresh_keras_names():
 
 
 class Session:
-    def __init__(self, send, flush=None):
+    def __init__(self, send, flush=None, report=False):
         self.send = send
         self.flush = flush  # optional: delivers the output written so far to the page
+        # report: each status also carries the error's message and the run's named gradients
+        # ("gradients", "gradients_omitted"), for the page's scripting API (gradients.py)
+        self.report = report
+        self.gradient_names = GradientNames()
+        self.namespace = {}
         self.plots = PlotSender(send)
         self.training = TrainingFeed(send)
         self.weights = WeightStorage(send)
@@ -40,7 +47,8 @@ class Session:
     def run(self, source):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
         "interrupted"}``, and for a run that Stop ended ``"stopped": {"line", "text"}`` (the
-        quiet line the page ends it with: no traceback, no error mark)."""
+        quiet line the page ends it with: no traceback, no error mark). A reporting session
+        adds the error's ``"message"``, ``"gradients"`` and ``"gradients_omitted"``."""
         import tapegrad.graph
         install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
@@ -64,6 +72,9 @@ class Session:
                 status = self._late_failure(status, again, "while exporting the graph")
         except BaseException as exc:
             status = self._late_failure(status, exc, "while exporting the graph")
+        if self.report:
+            status["gradients"], status["gradients_omitted"] = self.gradient_names.report(self.namespace)
+        self.namespace = {}
         return status
 
     def _execute(self, source, cap):
@@ -77,14 +88,18 @@ class Session:
             if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
                 self.plots.install()
             code = compile(source, USER_FILE, "exec")
-            with cap, self.live_graph.follow(cap):
-                exec(code, {"__name__": "__main__", "__file__": USER_FILE})
+            self.namespace = {"__name__": "__main__", "__file__": USER_FILE}
+            recording = self.gradient_names.recording() if self.report else contextlib.nullcontext()
+            with cap, self.live_graph.follow(cap), recording:
+                exec(code, self.namespace)
         except KeyboardInterrupt as exc:  # Stop (or the code raised it): not an error
             status = stopped_status(exc)
         except BaseException as exc:  # the user's code may raise anything
             text, line = user_traceback(exc)
             status = {"ok": False, "error": {"type": type(exc).__name__, "line": line},
                       "interrupted": False}
+            if self.report:
+                status["error"]["message"] = str(exc)
             self.send(TRACEBACK, json.dumps({"text": text, "line": line}))
         finally:
             self.training.release_interrupts()

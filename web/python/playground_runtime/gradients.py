@@ -1,0 +1,123 @@
+"""The named gradients of a run, for the page's scripting API (docs/scripting.md).
+
+A *named gradient* is a module-level name of the user's code (not starting with ``_``) bound,
+when the run ends, to a result of ``GradientTape.gradient`` made during that run: the tensor
+itself, or a list, tuple or dict of them (``None`` entries allowed) as ``tape.gradient`` returns
+for several sources. ``dx = tape.gradient(y, x)``, ``dw, db = tape.gradient(loss, [w, b])`` and
+``grads = tape.gradient(loss, model.trainable_variables)`` all name gradients; a value computed
+from one (``dx * 2``) or a gradient that came back ``None`` does not.
+
+Values are plain nested lists (a scalar a number; complex numbers as ``[real, imag]`` pairs), at
+most ``MAX_VALUES`` numbers in all per run: past that a name is listed as omitted instead.
+"""
+import contextlib
+import weakref
+
+import numpy as np
+
+MAX_VALUES = 100_000
+
+
+class GradientNames:
+    """Notes every gradient result while a run records (``recording()``), without keeping it
+    alive, and finds the run's named gradients afterwards (``report(namespace)``)."""
+
+    def __init__(self):
+        self.seen = {}   # id -> weakref to a tensor tape.gradient returned
+
+    @contextlib.contextmanager
+    def recording(self):
+        from tapegrad.tape import GradientTape
+        original = GradientTape.__dict__["gradient"]
+        self.seen = {}
+        note = self._note
+
+        def gradient(tape, *args, **kwargs):
+            result = original(tape, *args, **kwargs)
+            note(result)
+            return result
+
+        gradient.__wrapped__ = original
+        gradient.__doc__ = original.__doc__
+        GradientTape.gradient = gradient
+        try:
+            yield
+        finally:
+            GradientTape.gradient = original
+
+    def _note(self, result):
+        if isinstance(result, (list, tuple)):
+            for item in result:
+                self._note(item)
+        elif isinstance(result, dict):
+            for item in result.values():
+                self._note(item)
+        elif result is not None:
+            seen, key = self.seen, id(result)
+            try:
+                ref = weakref.ref(result, lambda r: seen.get(key) is r and seen.pop(key))
+            except TypeError:   # not a tensor tapegrad can refer to weakly: not reported
+                return
+            seen[key] = ref
+
+    def _is_gradient(self, value, top=True):
+        """A noted tensor, or (at the top) a non-empty list, tuple or dict of them and Nones
+        with at least one tensor."""
+        ref = self.seen.get(id(value))
+        if ref is not None and ref() is value:
+            return True
+        if not top:
+            return False
+        items = list(value.values()) if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else None
+        if not items:
+            return False
+        flags = [item is None or self._is_gradient(item, top=False) for item in items]
+        return all(flags) and any(item is not None for item in items)
+
+    def report(self, namespace):
+        """``(gradients, omitted)``: {name: plain value} of the named gradients in
+        ``namespace``, and the names left out for the ``MAX_VALUES`` budget."""
+        gradients, omitted, budget = {}, [], MAX_VALUES
+        for name, value in list(namespace.items()):
+            if name.startswith("_") or not self._is_gradient(value):
+                continue
+            arrays = _arrays(value)
+            count = sum(int(a.size) for a in arrays if a is not None)
+            if count > budget:
+                omitted.append(name)
+                continue
+            budget -= count
+            gradients[name] = _plain(value)
+        self.seen = {}
+        return gradients, omitted
+
+
+def _array(tensor):
+    if tensor is None:
+        return None
+    value = tensor.numpy() if hasattr(tensor, "numpy") else tensor
+    return np.asarray(value)
+
+
+def _arrays(value):
+    if isinstance(value, dict):
+        return [_array(v) for v in value.values()]
+    if isinstance(value, (list, tuple)):
+        return [_array(v) for v in value]
+    return [_array(value)]
+
+
+def _plain(value):
+    """A gradient as JSON-like Python values: nested lists of numbers."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    array = _array(value)
+    if array is None:
+        return None
+    if np.iscomplexobj(array):
+        array = np.stack([array.real, array.imag], axis=-1)
+    if array.dtype.kind not in "biuf":
+        array = array.astype(np.float64)
+    return array.tolist()
