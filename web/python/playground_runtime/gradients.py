@@ -8,7 +8,8 @@ for several sources. ``dx = tape.gradient(y, x)``, ``dw, db = tape.gradient(loss
 from one (``dx * 2``) or a gradient that came back ``None`` does not.
 
 Values are plain nested lists (a scalar a number; complex numbers as ``[real, imag]`` pairs), at
-most ``MAX_VALUES`` numbers in all per run: past that a name is listed as omitted instead.
+most ``MAX_VALUES`` numbers in all per run: past that (or for a value that cannot be read as
+numbers) a name is listed as omitted instead.
 """
 import contextlib
 import weakref
@@ -81,13 +82,16 @@ class GradientNames:
         for name, value in list(namespace.items()):
             if name.startswith("_") or not self._is_gradient(value):
                 continue
-            arrays = _arrays(value)
-            count = sum(int(a.size) for a in arrays if a is not None)
-            if count > budget:
+            try:
+                count = sum(int(a.size) for a in _arrays(value) if a is not None)
+                plain = _plain(value) if count <= budget else None
+            except Exception:   # a value that cannot be read as numbers: listed, never fails the run
+                count, plain = 0, None
+            if plain is None:
                 omitted.append(name)
                 continue
             budget -= count
-            gradients[name] = _plain(value)
+            gradients[name] = plain
         self.seen = {}
         return gradients, omitted
 
