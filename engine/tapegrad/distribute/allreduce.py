@@ -54,6 +54,32 @@ defshape(ALL_REDUCE, shape_rules.same)
 own_vjp(ALL_REDUCE)
 
 
+def _sum_impl(*parts):
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def _sum_vjp(g, ans, inputs, attrs, wanted):
+    return [g if w else None for w in wanted]
+
+
+# The local replicas' values joined into one (``strategy.reduce``): one node in a tape's graph,
+# with an edge from each replica; the gradient of each part is the upstream gradient.
+REPLICAS_SUM = primitive("AllReduce", _sum_impl, dtypes=NUMBER)
+deflinear(REPLICAS_SUM)
+REPLICAS_SUM.vjp = _sum_vjp
+defshape(REPLICAS_SUM, shape_rules.same)
+own_vjp(REPLICAS_SUM)
+
+
+def sum_replicas(parts):
+    """The sum of the local replicas' tensors (of one shape and dtype), as one op."""
+    parts = tuple(convert_to_tensor(p) for p in parts)
+    return parts[0] if len(parts) == 1 else bind(REPLICAS_SUM, parts, {})
+
+
 def all_reduce(x, group=0, op="SUM"):
     """``x`` summed (``op="MEAN"``: averaged) over the replicas of ``group``."""
     return bind(ALL_REDUCE, (convert_to_tensor(x),), {"group": group, "op": op})

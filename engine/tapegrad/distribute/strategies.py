@@ -14,6 +14,7 @@ import re
 
 from .. import config, nest, variables
 from ..ops import reduce_sum
+from ..recording import scope_stack
 from ..tensor import convert_to_tensor
 from . import allreduce, collective, context
 from .input import DatasetsFromFunction, DistributedDataset, InputContext
@@ -82,8 +83,9 @@ class Strategy:
         count = len(self._local_replicas)
         if count == 1:
             ctx = context.ReplicaContext(self, self._replica_id(0), self._group)
-            return context.in_replica(ctx, fn, *_parts((args, kwargs), 0, 1))
-        group = LocalGroup(count)
+            with _replica_scope(self._replica_id(0) if self.num_replicas_in_sync > 1 else None):
+                return context.in_replica(ctx, fn, *_parts((args, kwargs), 0, 1))
+        group = LocalGroup(count, [f"replica:{self._replica_id(i)}" for i in range(count)])
 
         def replica(i):
             ctx = context.ReplicaContext(self, i, group.key, group)
@@ -125,10 +127,7 @@ class Strategy:
         if axis is not None:
             count = sum(int(p.shape[axis]) for p in parts)
             parts = [reduce_sum(p, axis=axis) for p in parts]
-        total = parts[0]
-        for p in parts[1:]:
-            total = total + p
-        total = self._across_workers(total)
+        total = self._across_workers(allreduce.sum_replicas(parts))
         if op is ReduceOp.MEAN:
             count = self._across_workers_count(count) if count is not None \
                 else self.num_replicas_in_sync
@@ -172,6 +171,20 @@ class ValueContext:
     def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
+
+
+@contextlib.contextmanager
+def _replica_scope(replica_id):
+    """Ops run inside carry the scope ``replica:<id>`` (the graph's replica group); None: no
+    scope (one replica in all)."""
+    if replica_id is None:
+        yield
+        return
+    scope_stack.append(f"replica:{replica_id}")
+    try:
+        yield
+    finally:
+        scope_stack.pop()
 
 
 def _parts(structure, i, count):

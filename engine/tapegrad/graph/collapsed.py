@@ -21,10 +21,13 @@ OP, TENSOR, CONSTANT = (KINDS.index(k) for k in ("op", "tensor", "constant"))
 def group_label(part):
     """"f()" for a user function's group part ("function:f"), "dense (Dense)" for a layer's,
     "digits_cnn (Sequential)" for a Keras model's ("model:Sequential:digits_cnn"), "outer
-    (name_scope)" and "step (tf.function)" for a name scope's and a tf.function call's."""
+    (name_scope)" and "step (tf.function)" for a name scope's and a tf.function call's, "replica
+    0 (replica)" for a tf.distribute replica's step ("replica:0")."""
     kind, _, name = part.partition(":")
     if kind == "model":
         kind, _, name = name.partition(":")
+    if kind == "replica":
+        name = f"replica {name}"
     return f"{name}()" if kind == "function" else f"{name} ({kind})"
 
 
@@ -43,10 +46,11 @@ def group_path(function, scope):
 
 
 def group_kind(part):
-    """What a group part stands for: "function" (the user's), "model", "layer", "name_scope" or
-    "tf.function" (docs/graph-json.md, groups)."""
+    """What a group part stands for: "function" (the user's), "model", "layer", "name_scope",
+    "tf.function" or "replica" (docs/graph-json.md, groups)."""
     kind = part.partition(":")[0]
-    return kind if kind in ("function", "model", "name_scope", "tf.function") else "layer"
+    return kind if kind in ("function", "model", "name_scope", "tf.function", "replica") \
+        else "layer"
 
 
 def collapse(cols):
