@@ -5,8 +5,12 @@
 so their rules are each other. ``Conv2D`` is one primitive (a window gather followed by one
 matrix product) whose rules are written with ``Im2Col``/``Col2Im`` and ``matmul``, so every order
 of derivative is available. Max pooling routes the gradient to the first maximum of each window
-(as TensorFlow's CPU kernel does) with ``MaxPoolGrad`` and its transpose ``MaxPoolGradGrad``.
+(as TensorFlow's CPU kernel does) with ``MaxPoolGrad`` and its transpose ``MaxPoolGradGrad``,
+at the positions the forward found.
 """
+import threading
+import weakref
+
 from ..backend import xp
 from ..checks import check_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
@@ -24,6 +28,7 @@ from ..batching import folded, own_vjp
 from ..ground import reshape_to
 from .. import shape_rules
 from ..table import defshape
+from ..thread_state import anywhere
 
 
 def _pair(value, name, op):
@@ -185,18 +190,118 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
 
 
 # -- max pooling ------------------------------------------------------------------------------------
-def _argmax_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
-    """For each output entry, the flat index into ``x`` of its window's first maximum."""
+# The forward finds each window's first maximum once; while something records, it keeps those
+# positions with its output (``_kept``: id of the output array -> weak references to it and to
+# the input array, and the positions), and MaxPool's rules hand them to MaxPoolGrad and
+# MaxPoolGradGrad (``_given``), so the gradient is scattered without searching the windows
+# again. Any other call searches.
+_kept = {}
+_given = threading.local()
+
+
+def _keep_winners(out, x, idx):
+    key = id(out)
+
+    def forget(ref):
+        if _kept.get(key, (None,))[0] is ref:
+            del _kept[key]
+    _kept[key] = (weakref.ref(out, forget), weakref.ref(x), idx)
+
+
+def _window_key(a):
+    return (a["ksize"], a["strides"], a["dilations"], a["pads"], a["out_hw"])
+
+
+def _with_winners(prim, x, second, ans, a):
+    """``bind(prim, (x, second), a)``, telling it where the forward found ``ans``'s maxima (when
+    ``ans`` and ``x`` are that forward's output and input: a batched rule passes other inputs)."""
+    entry = _kept.get(id(ans._value))
+    if entry is None or entry[0]() is not ans._value or entry[1]() is not x._value:
+        return bind(prim, (x, second), a)
+    _given.winners = (x._value, _window_key(a), entry[2])
+    try:
+        return bind(prim, (x, second), a)
+    finally:
+        _given.winners = None
+
+
+_bases = {}   # (x's shape, window) -> each output's flat index of its window's top-left entry
+
+
+def _window_base(shape, strides, pads, out_hw):
+    key = (shape, strides, pads, out_hw)
+    base = _bases.get(key)
+    if base is None:
+        n, h_in, w_in, c = shape
+        (oh, ow), (sh, sw) = out_hw, strides
+        h = xp.arange(oh).reshape(1, oh, 1, 1) * sh - pads[0][0]
+        w = xp.arange(ow).reshape(1, 1, ow, 1) * sw - pads[1][0]
+        b = xp.arange(n).reshape(n, 1, 1, 1)
+        base = ((b * h_in + h) * w_in + w) * c + xp.arange(c).reshape(1, 1, 1, c)
+        base.setflags(write=False)
+        if len(_bases) >= 64:
+            _bases.clear()
+        _bases[key] = base
+    return base
+
+
+def _searched_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
+    """For each output entry, the flat index into ``x`` of its window's first maximum (NaN
+    counts as the largest, as ``argmax`` has it), from a gathered copy of the windows."""
     fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
     cols = _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=fill)
     n, oh, ow, kh, kw, c = cols.shape
     k = xp.argmax(cols.reshape(n, oh, ow, kh * kw, c), axis=3)           # (n, oh, ow, c)
     i, j = k // kw, k % kw
-    h = xp.arange(oh).reshape(1, oh, 1, 1) * strides[0] - pads[0][0] + i
-    w = xp.arange(ow).reshape(1, 1, ow, 1) * strides[1] - pads[1][0] + j
-    b = xp.arange(n).reshape(n, 1, 1, 1)
-    ch = xp.arange(c).reshape(1, 1, 1, c)
-    return ((b * in_hw[0] + h) * in_hw[1] + w) * c + ch
+    return _window_base(x.shape, strides, pads, out_hw) + (i * in_hw[1] + j) * c
+
+
+def _first_max(x, ksize, strides, dilations, pads, out_hw, in_hw):
+    """The flat index of each window's first maximum, or None where ``x`` has a NaN (then
+    ``_searched_index``): the window's entries in row-major order, each taking over only when
+    strictly greater than the maximum so far, so ties go to the first, as ``argmax`` has them.
+    (Positions rise along the loop, so "where greater, this position" is a maximum.)"""
+    if x.dtype.kind == "f" and x.size and xp.isnan(xp.min(x)):   # (min: a NaN wins it)
+        return None
+    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
+    padded = x
+    if any(pads[0]) or any(pads[1]):
+        fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
+        padded = xp.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=fill)
+    best = padded[:, 0:(oh - 1) * sh + 1:sh, 0:(ow - 1) * sw + 1:sw, :].copy()
+    k_type = xp.min_scalar_type(kh * kw)
+    k, at, more = (xp.zeros(best.shape, k_type), xp.empty(best.shape, k_type),
+                   xp.empty(best.shape, bool))
+    for pos in range(1, kh * kw):
+        i, j = divmod(pos, kw)
+        v = padded[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                   j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
+        xp.greater(v, best, out=more)
+        xp.maximum(best, v, out=best)     # (which zero a tie of 0.0 and -0.0 keeps: no matter)
+        xp.multiply(more, k_type.type(pos), out=at)
+        xp.maximum(k, at, out=k)
+    step = xp.array([(i * dh * in_hw[1] + j * dw) * x.shape[3] for i in range(kh) for j in range(kw)])
+    return _window_base(x.shape, strides, pads, out_hw) + step.take(k)
+
+
+def _argmax_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
+    """For each output entry, the flat index into ``x`` of its window's first maximum: the
+    positions the forward found, when its rule passes them on, else searched."""
+    given = getattr(_given, "winners", None)
+    a = {"ksize": ksize, "strides": strides, "dilations": dilations, "pads": pads,
+         "out_hw": out_hw, "in_hw": in_hw}
+    if given is not None and given[0] is x and given[1] == _window_key(a):
+        return given[2]
+    idx = _first_max(x, **a)
+    return _searched_index(x, **a) if idx is None else idx
+
+
+def _max_pool_impl(x, **a):
+    idx = _argmax_index(x, **a)
+    out = x.reshape(-1).take(idx)
+    if anywhere:
+        _keep_winners(out, x, idx)
+    return out
 
 
 def _take_at_max(x, t, **a):
@@ -205,18 +310,25 @@ def _take_at_max(x, t, **a):
 
 def _scatter_to_max(x, g, **a):
     idx = _argmax_index(x, **a).reshape(-1)
+    (kh, kw), (sh, sw), pads = a["ksize"], a["strides"], a["pads"]
+    if g.dtype.kind == "f" and sh >= kh and sw >= kw and not any(pads[0]) and not any(pads[1]):
+        # Windows apart: each entry wins at most once, so the sum is one store (+ 0 makes a
+        # -0.0 gradient 0.0, as the sum from zero does).
+        dx = xp.zeros(x.size, g.dtype)
+        dx[idx] = g.reshape(-1) + 0
+        return dx.reshape(x.shape)
     return xp.bincount(idx, weights=g.reshape(-1), minlength=x.size).astype(g.dtype).reshape(x.shape)
 
 
-MAX_POOL = primitive("MaxPool", lambda x, **a: _take_at_max(x, x, **a), dtypes=REAL)
+MAX_POOL = primitive("MaxPool", _max_pool_impl, dtypes=REAL)
 defshape(MAX_POOL, shape_rules.image_sizes("out_hw"))
 MAX_POOL_GRAD = primitive("MaxPoolGrad", _scatter_to_max, exempt=INTERNAL)          # (x, g) -> dx
 defshape(MAX_POOL_GRAD, shape_rules.same)
 MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max,
                                exempt=INTERNAL)    # (x, t) -> t at the maxima
 defshape(MAX_POOL_GRAD_GRAD, shape_rules.image_sizes("out_hw"))
-defvjp(MAX_POOL, lambda g, ans, x, **a: bind(MAX_POOL_GRAD, (x, g), a))
-defjvp(MAX_POOL, lambda t, ans, x, **a: bind(MAX_POOL_GRAD_GRAD, (x, t), a))
+defvjp(MAX_POOL, lambda g, ans, x, **a: _with_winners(MAX_POOL_GRAD, x, g, ans, a))
+defjvp(MAX_POOL, lambda t, ans, x, **a: _with_winners(MAX_POOL_GRAD_GRAD, x, t, ans, a))
 # The window's winner is piecewise constant in x: no gradient flows to it.
 defvjp(MAX_POOL_GRAD, None, lambda g, ans, x, dy, **a: bind(MAX_POOL_GRAD_GRAD, (x, g), a))
 defjvp(MAX_POOL_GRAD, None, lambda t, ans, x, dy, **a: bind(MAX_POOL_GRAD, (x, t), a))
