@@ -48,6 +48,12 @@ W5_CE_SHAPE = (256, 1000)
 W6_JACOBIAN_WIDTH = 64
 W6_HVP_PARAMS = 1000
 W6_HVP_ROWS = 64
+# Conv2D 16 (3×3, ReLU) → 2×2 max pool → Conv2D 32 (3×3, ReLU) → 2×2 max pool → Dense 10, VALID
+# padding as Keras's defaults: 28 → 26 → 13 → 11 → 5, so the dense layer takes 5·5·32 = 800.
+CNN_IMAGE = (28, 28, 1)
+CNN_FILTERS = (16, 32)
+CNN_CLASSES = 10
+CNN_BATCH = 64
 
 
 def _gemm(name: str, m: int, k: int, n: int, transpose_a=False, transpose_b=False, title=None):
@@ -89,6 +95,9 @@ CASES: list[Case] = [
     Case("W6-hvp", f"Hessian-vector product, f(x)=sum(tanh(A x)), {W6_HVP_PARAMS:,} parameters", "ms",
          dict(params=W6_HVP_PARAMS, rows=W6_HVP_ROWS)),
     Case("W6-d3", "third derivative of x³·sin(x) through nested tapes (scalar)", "ms", dict(x=0.7)),
+    Case("CNN-step", f"CNN 28×28 conv{CNN_FILTERS[0]}→pool→conv{CNN_FILTERS[1]}→pool→dense{CNN_CLASSES}, "
+         f"batch {CNN_BATCH}, fwd+bwd+SGD", "ms/step",
+         dict(image=CNN_IMAGE, filters=CNN_FILTERS, classes=CNN_CLASSES, batch=CNN_BATCH)),
 ]
 
 # Measured by the browser harness only, in seconds from navigation: for tapegrad on the playground
@@ -106,7 +115,7 @@ CASES += FIRST_GRADIENT_CASES
 
 BY_ID = {c.id: c for c in CASES}
 GROUPS = sorted({c.group for c in CASES})
-NATIVE_GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6")
+NATIVE_GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6", "CNN")
 BROWSER_GROUPS = ("W2", "W3", "W4", "TTFG")
 
 

@@ -70,3 +70,25 @@ def hvp_problem(params: int, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     rng = _rng("hvp", params, rows)
     a = (rng.standard_normal((rows, params)) / np.sqrt(params)).astype(np.float32)
     return a, rng.standard_normal(params).astype(np.float32), rng.standard_normal(params).astype(np.float32)
+
+
+def cnn_params(image, filters, classes) -> list[np.ndarray]:
+    """Glorot-uniform weights, zero biases: conv1 [3, 3, C, F1], b1, conv2 [3, 3, F1, F2], b2,
+    dense [5·5·F2, classes] (rows in NHWC flattening order: (h, w, c)), b3."""
+    rng = _rng("cnn", tuple(image), tuple(filters), classes)
+
+    def glorot(shape, fan_in, fan_out):
+        limit = np.sqrt(6.0 / (fan_in + fan_out))
+        return rng.uniform(-limit, limit, shape).astype(np.float32)
+    c, (f1, f2) = image[2], filters
+    side = ((image[0] - 2) // 2 - 2) // 2          # two (3×3 VALID conv, 2×2 pool) stages
+    return [glorot((3, 3, c, f1), 9 * c, 9 * f1), np.zeros(f1, np.float32),
+            glorot((3, 3, f1, f2), 9 * f1, 9 * f2), np.zeros(f2, np.float32),
+            glorot((side * side * f2, classes), side * side * f2, classes), np.zeros(classes, np.float32)]
+
+
+def cnn_batch(image, classes, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """NHWC images float32[batch, *image] and integer class labels int32[batch]."""
+    rng = _rng("cnn-batch", tuple(image), classes, batch)
+    return (rng.standard_normal((batch, *image)).astype(np.float32),
+            rng.randint(0, classes, batch).astype(np.int32))

@@ -109,3 +109,23 @@ def register(peer, tf):
                 d2 = t2.gradient(d1, x)
             return t3.gradient(d2, x)
         return step
+
+    @peer.case("CNN-step")
+    def cnn_step(case):
+        p = case.params
+        variables = [tf.Variable(a) for a in data.cnn_params(p["image"], p["filters"], p["classes"])]
+        w1, b1, w2, b2, w3, b3 = variables
+        x, labels = (tf.constant(a) for a in data.cnn_batch(p["image"], p["classes"], p["batch"]))
+
+        def step():
+            with tf.GradientTape() as tape:
+                h = tf.nn.relu(tf.nn.conv2d(x, w1, 1, "VALID") + b1)
+                h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+                h = tf.nn.relu(tf.nn.conv2d(h, w2, 1, "VALID") + b2)
+                h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+                logits = tf.matmul(tf.reshape(h, (h.shape[0], -1)), w3) + b3
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+            for v, g in zip(variables, tape.gradient(loss, variables)):
+                v.assign_sub(LEARNING_RATE * g)
+            return loss
+        return step

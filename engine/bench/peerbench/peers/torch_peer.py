@@ -57,6 +57,33 @@ def mlp_step(case):
     return step
 
 
+@PEER.case("CNN-step")
+def cnn_step(case):
+    # PyTorch's own layout: NCHW images, OIHW filters; the dense rows reordered from NHWC's
+    # (h, w, c) flattening to NCHW's (c, h, w), so the step computes the same numbers.
+    p = case.params
+    w1, b1, w2, b2, w3, b3 = data.cnn_params(p["image"], p["filters"], p["classes"])
+    x_np, labels_np = data.cnn_batch(p["image"], p["classes"], p["batch"])
+    f2 = w2.shape[3]
+    side = int(round((w3.shape[0] // f2) ** 0.5))
+    w3 = w3.reshape(side, side, f2, -1).transpose(2, 0, 1, 3).reshape(w3.shape[0], -1)
+    params = [_t(w1.transpose(3, 2, 0, 1), True), _t(b1, True), _t(w2.transpose(3, 2, 0, 1), True),
+              _t(b2, True), _t(w3, True), _t(b3, True)]
+    x, labels = _t(x_np.transpose(0, 3, 1, 2)), _t(labels_np)
+    opt = torch.optim.SGD(params, lr=LEARNING_RATE)
+
+    def step():
+        c1, d1, c2, d2, w, b = params
+        h = F.max_pool2d(torch.relu(F.conv2d(x, c1, d1)), 2)
+        h = F.max_pool2d(torch.relu(F.conv2d(h, c2, d2)), 2)
+        loss = F.cross_entropy(h.flatten(1) @ w + b, labels)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        return loss
+    return step
+
+
 @PEER.case("W4-*")
 def gemm(case):
     p = case.params
