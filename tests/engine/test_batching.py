@@ -12,7 +12,7 @@ import tapegrad as tf
 import tapegrad.keras  # noqa: F401  (its primitives join the table)
 import tapegrad.jacobians as J
 from tapegrad import batching
-from tapegrad.distribute.allreduce import all_reduce
+from tapegrad.distribute.allreduce import all_reduce, sum_replicas
 from tapegrad.table import ELEMENTWISE, TABLE
 
 _rng = np.random.default_rng(7)
@@ -197,6 +197,8 @@ CASES = {
         [_r(2, 3, 3, 2), _r(2, 3, 3, 2)]),
     # (one replica: the all-reduce group 0; tests/engine/test_distribute.py runs several)
     "CollectiveAllReduce": (lambda x: all_reduce(x * x, op="MEAN") * x, [_r(2, 3)]),
+    # strategy.reduce's join of the local replicas' values (one op, several inputs)
+    "AllReduce": (lambda x, y: sum_replicas([x * y, x, y]) * x, [_r(2, 3), _r(2, 3)]),
 }
 
 # More cases for rules that mirror a VJP with branches (complex operands, adjoints):

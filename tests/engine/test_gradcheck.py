@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad.distribute.allreduce import all_reduce
+from tapegrad.distribute.allreduce import all_reduce, sum_replicas
 from tapegrad.ops import relu_grad
 from tapegrad.table import TABLE
 from tapegrad.test_util import check_gradients
@@ -229,6 +229,8 @@ BOOLEAN = {"Any", "All", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal"
            "LogicalOr", "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite"}
 # one replica (group 0); several replicas' rules: tests/engine/test_distribute.py
 CASES["CollectiveAllReduce"] = [(lambda x: all_reduce(x * x, op="MEAN") * x, [normal((2, 3))])]
+# strategy.reduce's join of the local replicas' values (one op, several inputs)
+CASES["AllReduce"] = [(lambda x, y: sum_replicas([x * y, x, y]) * x, [normal((2, 3)), normal((2, 3))])]
 
 ELSEWHERE = {"ReadVariableOp": "test_tape.py (variables)",
              "AdjustContrastv2": "no gradient registered: test_unregistered_gradient"}
