@@ -2,6 +2,7 @@
 group each, ``strategy.reduce`` as one AllReduce node joining them, the backward pass through
 every replica; the gallery's data-parallel example and ``python -m tapegrad graph``."""
 import json
+import sys
 import threading
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad.__main__ import main as tapegrad_main
+from tapegrad.distribute import rendezvous
 from tapegrad.graph.compact import expand
 from tapegrad.thread_state import state
 
@@ -28,6 +30,10 @@ with tf.GradientTape() as tape:
     loss = strategy.reduce("SUM", per_replica, axis=None)
 grad = tape.gradient(loss, w)
 """
+
+
+MEETING = pytest.mark.skipif(sys.platform == "emscripten",
+                             reason="Pyodide has no threads: replicas cannot all-reduce in a step")
 
 
 @pytest.fixture(autouse=True)
@@ -92,7 +98,11 @@ def test_graph_command_draws_the_replicas_of_one_step(tmp_path, n, capsys):
     assert list(joins.values()) == [replicas]
 
 
-def test_tape_around_run_gets_every_replica_and_the_reduce_is_one_op():
+@pytest.mark.parametrize("threads", [True, False], ids=["threads", "in-turn"])
+def test_tape_around_run_gets_every_replica_and_the_reduce_is_one_op(threads, monkeypatch):
+    if threads and not rendezvous.THREADS:
+        pytest.skip("no threads here (Pyodide)")
+    monkeypatch.setattr(rendezvous, "THREADS", threads)   # in-turn: as in Pyodide
     strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
     with strategy.scope():
         w = tf.Variable([[1.0], [2.0]])
@@ -110,6 +120,7 @@ def test_tape_around_run_gets_every_replica_and_the_reduce_is_one_op():
     assert (state.active, state.scopes) == ([], [])          # nothing left open
 
 
+@MEETING
 def test_replicas_take_turns_and_keep_their_own_tapes():
     strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
     with strategy.scope():
@@ -140,6 +151,7 @@ def test_replicas_take_turns_and_keep_their_own_tapes():
     assert [float(g) for g in grads] == [2.0, 4.0]
 
 
+@MEETING
 def test_one_replica_returning_while_others_wait_is_an_error_not_a_hang():
     strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
