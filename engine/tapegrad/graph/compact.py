@@ -88,6 +88,7 @@ class NodeColumns:
         self.rows = []                           # row -> its FIELDS
         self.edges = {"source": [], "target": [], "index": []}
         self.tapes = []                          # row -> tuple of tape indices (or None)
+        self.tensor_rows = {}                    # a tensor node's ("t" + number) number -> row
         self._cols = None
         self._tape_lists = {}
         self._columns = [(k, table) for k, table in COLUMNS.items() if k not in ("tapes", "rest")]
@@ -114,6 +115,8 @@ class NodeColumns:
             digits = nid[1:]
             number = (int(digits) if nid[:1] == PREFIX.get(kind, "t") and digits.isdigit()
                       and str(int(digits)) == digits else nid)
+        if nid[:1] == "t" and number.__class__ is int:
+            self.tensor_rows[number] = row
         self.ids.append(number)
         self.tapes.append(tapes if tapes is None or tapes.__class__ is tuple else tuple(tapes))
         return row
@@ -141,6 +144,18 @@ class NodeColumns:
         """Adds a node whose fields are those of ``template`` (a big tape's repeated ops)."""
         row = self._new_row(nid, kind, tapes, number)
         self.rows.append(template)
+        return row
+
+    def add_op_pair(self, number, tapes, templates):
+        """Adds op ``"o{number}"`` and its output ``"t{number}"`` with the fields of
+        ``templates`` (their rows in a shortcut of the builder); returns the op's row."""
+        row = len(self.ids)
+        self.index[f"o{number}"] = row
+        self.index[f"t{number}"] = row + 1
+        self.tensor_rows[number] = row + 1
+        self.ids += (number, number)
+        self.tapes += (tapes, tapes)
+        self.rows += templates
         return row
 
     def add_tapes(self, nid, tapes):

@@ -115,20 +115,22 @@ def _label_of(names, x, fallback):
     return fallback
 
 
-def _walk(b, call):
-    """Each backward event: (record, op id, [(input node, index, code, gradient)]).
+def _walk(b, call, node_of=None):
+    """Each backward event: (record, op id, [(input node, index, code, gradient)]); the input's
+    node as ``node_of(tensor id)`` gives it (default: its node id, ``b.node_of_id``).
 
     Each event is one rule applied to one op: the upstream gradient that arrived at its output
     and the contribution it sent to each input; code 0 a contribution, 1 one added to a node that
     already had one (fan-out: ``summed``), 2 an input that does not lead to a source
     (``pruned``), 3 an input the rule gives no gradient for (``none``)."""
     seen = set()
+    node_of = node_of or b.node_of_id
     for rec, upstream, cts, wanted in call.events or ():
         if rec.op is READ:
             continue
         parts = []
         for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
-            to = b.node_of_id(x._id)
+            to = node_of(x._id)
             if not w or ct is None:
                 parts.append((to, k, 2 if not w else 3, None))
                 continue
@@ -156,21 +158,38 @@ def _event_dicts(b, call):
 
 def _event_columns(b, call):
     """The events of a big tape's gradient call, as compact columns without values."""
-    row = b.g.index
+    g = b.g
+    row, tensor_rows = g.index, g.tensor_rows
     cols = {"op": [], "output": [], "line": [], "upstream": [], "parts": [], "contributions": []}
     visited = set()
-    none = b.g.t.add("values", None)
-    flat = cols["contributions"]
-    for rec, _upstream, op_id, parts in _walk(b, call):
+    none = g.t.add("values", None)
+    flat = cols["contributions"].extend
+    ops, outputs, lines, parts_of = (cols[k].append for k in ("op", "output", "line", "parts"))
+    for rec, _upstream, op_id, parts in _walk(b, call, _row_of_id(b)):
         visited.add(op_id)
-        cols["op"].append(row[op_id])
-        cols["output"].append(row[f"t{rec.output._id}"])
-        cols["line"].append(rec.where[1] if rec.where else None)
-        cols["upstream"].append(none)
-        cols["parts"].append(len(parts))
+        ops(row[op_id])
+        outputs(tensor_rows[rec.output._id])
+        where = rec.where
+        lines(where[1] if where else None)
+        parts_of(len(parts))
         for to, k, code, _ in parts:
-            flat.extend((-1 if to is None else row[to], k, code, -1 if code >= 2 else none))
+            flat((-1 if to is None else to, k, code, -1 if code >= 2 else none))
+    cols["upstream"] = [none] * len(cols["op"])
     return cols, visited
+
+
+def _row_of_id(b):
+    """``row_of(tensor id)``: the row of its node in a big tape's columns (None if it has none),
+    as ``b.node_of_id`` finds the node."""
+    alias, index, tensor_rows = b.alias, b.g.index, b.g.tensor_rows
+
+    def row_of(tid):
+        nid = alias.get(tid)
+        if nid is not None:
+            return index[nid]
+        r = tensor_rows.get(tid)
+        return r if r is not None else index.get(f"v{tid}")
+    return row_of
 
 
 def _gradient_doc(b, order, call, names, reasons, index, events_of):

@@ -133,6 +133,7 @@ class ColumnBuilder(GraphBuilder):
         super().__init__(cols, shape_summary)
         self.templates = {}
         self.constants = {}
+        self.constants_by_value = {}    # (dtype, shape, value if a scalar) -> interned fields
 
     def _add(self, nid, **attrs):
         g = self.g
@@ -152,10 +153,13 @@ class ColumnBuilder(GraphBuilder):
     def add_records(self, records, tape_index, watched_at):
         """As ``GraphBuilder.add_records``, the stream as columns of node rows; a new op whose
         op, scope, line and output shape were seen before takes a shortcut that copies the
-        interned fields."""
+        interned fields (its rows and edges appended in place: a big tape has many)."""
         cols = self.g
         row = cols.index
         stream = {"op": [], "output": [], "record": [], "line": []}
+        s_op, s_out, s_rec, s_line = (stream[k].append for k in ("op", "output", "record", "line"))
+        e_src, e_dst, e_idx = (cols.edges[k].append for k in ("source", "target", "index"))
+        input_row = self._input_rows(tape_index, watched_at)
         fast = {}
         tapes = (tape_index,)
         for i, rec in enumerate(records):
@@ -166,23 +170,51 @@ class ColumnBuilder(GraphBuilder):
             where = rec.where
             key = (rec.op, rec.scope and tuple(rec.scope), where, id(shape_summary(out)))
             shortcut = None if rec.attrs else fast.get(key)
-            op_id = f"o{out._id}"
-            if shortcut is None or op_id in row:
+            if shortcut is None or f"o{out._id}" in row:
                 op_id, out_id = self.add_record(rec, tape_index, watched_at)
+                op_row, out_row = row[op_id], row[out_id]
                 if not rec.attrs:
-                    fast[key] = (cols.template(row[op_id]), cols.template(row[out_id]))
+                    fast[key] = (cols.template(op_row), cols.template(out_row))
             else:
-                out_id = f"t{out._id}"
-                cols.add_like(op_id, "op", tapes, shortcut[0], out._id)
-                cols.add_like(out_id, "tensor", tapes, shortcut[1], out._id)
+                op_row = cols.add_op_pair(out._id, tapes, shortcut)
+                out_row = op_row + 1
                 for k, x in enumerate(rec.inputs):
-                    cols.add_edge(self.node_for(x, tape_index, watched_at), op_id, k)
-                cols.add_edge(op_id, out_id, 0)
-            stream["op"].append(row[op_id])
-            stream["output"].append(row[out_id])
-            stream["record"].append(i)
-            stream["line"].append(where[1] if where else None)
+                    e_src(input_row(x))
+                    e_dst(op_row)
+                    e_idx(k)
+                e_src(op_row)
+                e_dst(out_row)
+                e_idx(0)
+            s_op(op_row)
+            s_out(out_row)
+            s_rec(i)
+            s_line(where[1] if where else None)
         return stream
+
+    def _input_rows(self, tape_index, watched):
+        """``row_of(x)``: the row of an op's input ``x`` (as ``node_for``), with a shortcut for
+        a tensor already in the columns on this tape alone (a big tape's usual input)."""
+        cols, alias = self.g, self.alias
+        rows, tapes_of, only = cols.tensor_rows, cols.tapes, (tape_index,)
+        index, node_for, by_value = cols.index, self.node_for, self.constants_by_value
+
+        def row_of(x):
+            tid = x._id
+            r = rows.get(tid)
+            if r is not None:
+                if tapes_of[r] == only and tid not in alias:
+                    return r
+            elif tid not in alias and tid not in watched and not isinstance(x, Variable):
+                v = x._value        # a new constant: like one seen before, by its value
+                key = (v.dtype, v.shape, v.tobytes() if v.size == 1 else None)
+                template = by_value.get(key)
+                if template is not None:
+                    return cols.add_like(f"t{tid}", "constant", only, template, tid)
+                r = index[node_for(x, tape_index, watched)]
+                by_value[key] = cols.template(r)
+                return r
+            return index[node_for(x, tape_index, watched)]
+        return row_of
 
     def node_for(self, x, tape_index, watched):
         """As ``GraphBuilder.node_for``; a new constant like one seen before (same label, shape

@@ -19,6 +19,11 @@ import numpy as np
 MAX_VALUES = 100_000
 
 
+def gradient_file():
+    """This file's name as its code objects carry it."""
+    return GradientNames.recording.__wrapped__.__code__.co_filename
+
+
 class GradientNames:
     """Notes every gradient result while a run records (``recording()``), without keeping it
     alive, and finds the run's named gradients afterwards (``report(namespace)``)."""
@@ -28,7 +33,11 @@ class GradientNames:
 
     @contextlib.contextmanager
     def recording(self):
+        from tapegrad.recording import engine_files
         from tapegrad.tape import GradientTape
+        # the wrapper's frame is not the user's: the graph capture names sources, targets and
+        # tapes from the frame that called tape.gradient (recording.user_frame)
+        engine_files[gradient_file()] = True
         original = GradientTape.__dict__["gradient"]
         self.seen = {}
         note = self._note

@@ -55,9 +55,20 @@ class Accumulator {
   }
 }
 
-export function backwardState(model, ti, call, position) {
+// What holds at every step of a call, made once per call and tape (a big tape's takes a while)
+const callStates = new WeakMap();   // call -> {model, ti, state}
+
+function callState(model, ti, call) {
+  const known = callStates.get(call);
+  if (known && known.model === model && known.ti === ti) return known.state;
   const state = new StepState();
   markCall(state, model, ti, call);
+  callStates.set(call, { model, ti, state });
+  return state;
+}
+
+export function backwardState(model, ti, call, position) {
+  const state = new StepState(callState(model, ti, call));
   markFlow(state, call, position);
   const total = call.events.length;
   if (position >= total) {

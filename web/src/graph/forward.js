@@ -10,14 +10,25 @@ function opEdges(model, op) {
   return (model.edgesInto.get(op) || []).concat(model.edgesFrom.get(op) || []);
 }
 
-export function forwardState(model, ti, position) {
-  const steps = model.tapes[ti].forward;
+// The nodes and edges off each tape, marked once per tape (a big tape's has many nodes)
+const offTapeStates = new WeakMap();   // tape -> {model, state}
+
+function offTapeState(model, ti) {
+  const known = offTapeStates.get(model.tapes[ti]);
+  if (known && known.model === model) return known.state;
   const state = new StepState();
   const onTape = model.tapeNodes(ti);
   for (const id of model.nodes.keys()) if (!onTape.has(id)) state.node(id, "tg-graph-offtape");
   for (const e of model.edges) {
     if (!onTape.has(e.source) || !onTape.has(e.target)) state.edge(e.key, "tg-graph-offtape");
   }
+  offTapeStates.set(model.tapes[ti], { model, state });
+  return state;
+}
+
+export function forwardState(model, ti, position) {
+  const steps = model.tapes[ti].forward;
+  const state = new StepState(offTapeState(model, ti));
   // an op recorded twice by one tape (it cannot be, but a summarized graph folds ops) counts once
   const recorded = new Set();
   for (let i = 0; i < Math.min(position, steps.length); i++) recorded.add(steps[i].op);

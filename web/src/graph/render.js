@@ -3,6 +3,7 @@
 
 import { svg, setText } from "./dom.js";
 import { shortValue, shapeShort } from "./format.js";
+import { bitsOf, classNames } from "./state.js";
 
 const CHAR_W = 6.6;          // average width of a 12px label character, for truncation
 // Level of detail. Every text drawn is at least 11 CSS px tall on screen: at a zoom of 1 or more
@@ -20,6 +21,8 @@ const ANY = ["tg-graph-current", "tg-graph-done", "tg-graph-reached", "tg-graph-
   "tg-graph-noneflow"];
 const ALL = ["tg-graph-future", "tg-graph-offtape", "tg-graph-inactive", "tg-graph-unvisited",
   "tg-graph-pruned"];
+const ANY_BITS = bitsOf(...ANY);
+const ALL_BITS = bitsOf(...ALL);
 
 function fit(text, width) {
   const s = String(text ?? "");
@@ -98,12 +101,17 @@ function edgeLabelBox({ x1, y1, x2, y2 }, text) {
   return { x, y, w, h };
 }
 
-function mergedClasses(ids, classesOf) {
-  if (ids.length === 1) return [...(classesOf(ids[0]) || [])];
-  const sets = ids.map((id) => classesOf(id) || new Set());
-  const out = ANY.filter((c) => sets.some((s) => s.has(c)));
-  for (const c of ALL) if (sets.every((s) => s.has(c))) out.push(c);
-  return out;
+/** The class names of one visible item that stands for `ids` (their classes' bits: `bitsOfId`). */
+function mergedClasses(ids, bitsOfId) {
+  if (ids.length === 1) return classNames(bitsOfId(ids[0]) ?? 0);
+  let any = 0;
+  let all = ~0;
+  for (const id of ids) {
+    const bits = bitsOfId(id) ?? 0;
+    any |= bits;
+    all &= bits;
+  }
+  return classNames((any & ANY_BITS) | (all & ALL_BITS));
 }
 
 export function createRenderer(svgEl, prefix) {
