@@ -123,11 +123,12 @@ def test_markdown_table_ratios_and_notes():
     md = results.render_markdown(make_report())
     lines = md.splitlines()
     header = next(ln for ln in lines if ln.startswith("| workload"))
-    assert header.split(" | ")[2:] == ["tapegrad", "PyTorch", "NumPy", "micrograd", "tapegrad ÷ PyTorch |"]
+    assert header.split(" | ")[2:] == ["tapegrad", "PyTorch", "NumPy", "micrograd", "tapegrad ÷ PyTorch",
+                                       "verdict |"]
     w1 = next(ln for ln in lines if ln.startswith("| W1 "))
-    assert w1.endswith("| 4.00 | 2.00 | 1.00 | missing | 2.00× |")       # µs/op, time ratio
+    assert w1.endswith("| 4.00 | 2.00 | 1.00 | missing | 2.00× | one pair |")     # µs/op, time ratio
     gemm = next(ln for ln in lines if ln.startswith("| W4-n64 "))
-    assert gemm.endswith("| 5.00 | 10.0 | 0.524 | missing | 2.00× |")   # GFLOP/s, inverted ratio
+    assert gemm.endswith("| 5.00 | 10.0 | 0.524 | missing | 2.00× | one pair |")  # GFLOP/s, inverted
     w2 = next(ln for ln in lines if ln.startswith("| W2 "))
     assert "| n/a |" in w2 and "| missing |" in w2
     assert "Test CPU, nproc 2" in md
@@ -164,3 +165,45 @@ def test_rounds_give_each_cell_the_median_of_its_rounds():
     report = make_report()
     report["policy"]["rounds"] = 3
     assert "each cell the median of 3 rounds, native and browser" in results.render_markdown(report)
+
+
+def test_ratios_are_paired_round_by_round_and_called_only_when_every_pair_agrees():
+    def pair(mine, theirs, case="W3-b64"):
+        return results.paired_ratio(case, {"rounds": mine}, {"rounds": theirs})
+    # Each column's median is 1.0 ms, but tapegrad was slower in two rounds of three.
+    noisy = pair([0.8, 1.0, 1.2], [1.2, 0.9, 1.1])
+    assert noisy["verdict"] == results.NOISE and noisy["pairs"] == 3
+    assert noisy["ratio"] == pytest.approx(1.2 / 1.1)                   # median of 0.667, 1.11, 1.09
+    assert (noisy["low"], noisy["high"]) == (pytest.approx(0.8 / 1.2), pytest.approx(1.0 / 0.9))
+    assert pair([0.5, 0.9, 0.6], [0.6, 1.0, 0.7])["verdict"] == results.FASTER
+    assert pair([0.7, 1.1, 0.8], [0.6, 1.0, 0.7])["verdict"] == results.SLOWER
+    assert pair([1.0, 0.5], [1.0, 0.6])["verdict"] == results.NOISE     # a tie is no agreement
+    # Higher is better for GFLOP/s: more GFLOP/s in every pair is faster.
+    assert pair([12.0, 11.0], [10.0, 10.5], case="W4-n64")["verdict"] == results.FASTER
+    # Rounds that measured nothing (None) drop out of the pairs; one pair gives no verdict.
+    one = pair([None, 0.9, 1.0], [1.0, None, 2.0])
+    assert (one["pairs"], one["ratio"], one["verdict"]) == (1, 0.5, None)
+    assert results.ratio_cells(one) == ["0.50×", "one pair"]
+    assert pair([None], [1.0]) is None and results.ratio_cells(None) == ["–", "–"]
+    assert results.ratio_cells(noisy) == ["1.09× (0.67–1.11)", "within noise"]
+
+
+def test_the_table_shows_the_paired_ratio_its_range_and_the_verdict():
+    report = make_report()
+    for row in report["results"]:
+        if row["case"] == "W1" and row["column"] in ("tapegrad", "torch"):
+            row["rounds"] = [3.0, 4.0, 5.0] if row["column"] == "tapegrad" else [2.0, 5.0, 4.0]
+    w1 = next(ln for ln in results.render_markdown(report).splitlines() if ln.startswith("| W1 "))
+    assert w1.endswith("| 1.25× (0.80–1.50) | within noise |")           # 1.5, 0.8, 1.25
+    assert "faster\" only when tapegrad was faster in every pair" in results.render_markdown(report)
+
+
+def test_rounds_keep_their_places_so_that_round_i_pairs_with_round_i():
+    from peerbench.results import median_of_rounds
+
+    def run(value, status="ok"):
+        rows = [] if value is None else [{"case": "W2", "unit": "ms/step", "value": value}]
+        return {"peer": "torch", "status": status, "results": rows}
+    merged = median_of_rounds([run(1.0), run(None), run(3.0), {"status": "failed", "results": []}])
+    row = merged["results"][0]
+    assert row["rounds"] == [1.0, None, 3.0, None] and row["value"] == 2.0

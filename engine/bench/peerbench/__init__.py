@@ -9,7 +9,8 @@ peer_api.py  how a peer module registers its cases
 timing.py    warm-up, then repetitions capped by count and by time; medians
 run_peer.py  runs one peer's cases in the current process (a subprocess natively, a worker in
              the browser) and returns JSON-ready results
-results.py   merges results, renders the Markdown tables and writes the JSON
+results.py   merges results, pairs the rounds into ratios and verdicts, renders the Markdown
+             tables and writes the JSON
 main.py      the command: installs nothing itself (build/bench.sh does), runs each peer in its
              own single-threaded subprocess, then the browser peers, then writes the report
 """

@@ -128,8 +128,9 @@ def _first_gradient_tapegrad(runs: int) -> dict:
 
 
 def _first_gradient_rows(times: dict, runs: int) -> list[dict]:
+    # "rounds": run i of tapegrad's page pairs with run i of TF.js's (results.paired_ratio)
     return [{"case": f"TTFG-{kind}", "unit": "s", "median_s": statistics.median(t), "min_s": min(t),
-             "value": statistics.median(t), "reps": len(t), "warmup": 0, "runs_s": t}
+             "value": statistics.median(t), "reps": len(t), "warmup": 0, "runs_s": t, "rounds": t}
             for kind, t in times.items()]
 
 

@@ -6,7 +6,10 @@
 Native columns run one subprocess per peer, browser columns in headless Chromium (browser.py), each
 in --rounds rounds (the columns one after another, in alternating order; each cell is the median of
 its rounds, so that a moment of load on a shared machine moves one round, not the cell). The times
-to a first gradient are medians of their own --boot-runs fresh profiles.
+to a first gradient are medians of their own --boot-runs fresh profiles. A ratio between tapegrad
+and a peer is paired: one ratio per round (per fresh profile for first-gradient times), the median
+of them shown with their range, "faster" or "slower" only when every pair agrees
+(results.paired_ratio).
 Prints the Markdown tables and writes OUT/latest.json and OUT/latest.md.
 """
 from __future__ import annotations
@@ -50,14 +53,14 @@ def run_native(selected_cases, cols, policy, report_cols, rows, rounds: int = 1)
     runs: dict[str, list[dict]] = {col.id: [] for col in cols}
     for r in range(rounds):
         for col in (cols if r % 2 == 0 else cols[::-1]):
+            if runs[col.id] and runs[col.id][-1]["status"] in ("missing", "failed"):
+                continue   # a peer that is not there is not tried again (its later rounds skipped)
             t0 = time.perf_counter()
             native.log(f"native {col.id}: {len(ids)} case(s), round {r + 1}/{rounds}")
             info = native.run_column(col, ids, policy.as_dict(), status)
             native.log(f"native {col.id}: {info['status']} in {time.perf_counter() - t0:.0f} s"
                        + (f" ({info.get('reason')})" if info["status"] != "ok" else ""))
             runs[col.id].append(info)
-            if info["status"] in ("missing", "failed"):
-                break      # a peer that is not there is not tried again (its later rounds skipped)
     for col in cols:
         info = results.median_of_rounds(runs[col.id])
         report_cols.append(results.column(col.id, col.label, "native", info))

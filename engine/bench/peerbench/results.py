@@ -23,19 +23,27 @@ CHECK_REFERENCE = {"native": "numpy", "chromium": "pyodide-numpy"}
 CHECK_TOLERANCE = 1e-3
 
 
+def _round_value(info: dict, case_id: str) -> float | None:
+    if info.get("status") in ("missing", "failed"):
+        return None
+    return next((r.get("value") for r in info.get("results", []) if r.get("case") == case_id), None)
+
+
 def median_of_rounds(infos: list[dict]) -> dict:
     """One column's rounds as one run: each case's value the median of its rounds' values (kept
-    in "rounds"); the rest (checks, repetition counts) from the first round that measured it."""
+    in "rounds", one entry per round in order, None where that round measured nothing, so that
+    round i of two columns pairs up); the rest (checks, repetition counts) from the first round
+    that measured it."""
     ok = [i for i in infos if i.get("status") not in ("missing", "failed")]
     if not ok:
         return infos[0]
     merged = copy.deepcopy(ok[0])
     for row in merged.get("results", []):
-        values = [r["value"] for i in ok for r in i.get("results", [])
-                  if r.get("case") == row.get("case") and r.get("value") is not None]
+        per_round = [_round_value(i, row.get("case")) for i in infos]
+        values = [v for v in per_round if v is not None]
         if values:
             row["value"] = statistics.median(values)
-            row["rounds"] = values
+            row["rounds"] = per_round
     return merged
 
 
@@ -66,6 +74,39 @@ def ratio(case_id: str, mine: float | None, theirs: float | None) -> float | Non
     if not mine or not theirs:
         return None
     return theirs / mine if BY_ID[case_id].higher_is_better else mine / theirs
+
+
+FASTER, SLOWER, NOISE = "faster", "slower", "within noise"
+
+
+def paired_ratio(case_id: str, mine: dict, theirs: dict) -> dict | None:
+    """The ratio of two cells from their paired rounds: round i of one column with round i of the
+    other (the columns run in turns within a round), one ratio per pair. Returns the median of the
+    pairs' ratios, their range, the number of pairs and the verdict: "faster" only when tapegrad
+    was faster in every pair, "slower" when it was slower in every pair, else "within noise"; no
+    verdict (None) from a single pair. None when no round has both cells."""
+    def per_round(row):
+        rounds = row.get("rounds")
+        return rounds if rounds else [row.get("value")]       # (a report from before rounds)
+    ratios = [r for r in (ratio(case_id, a, b) for a, b in zip(per_round(mine), per_round(theirs)))
+              if r is not None]
+    if not ratios:
+        return None
+    verdict = None
+    if len(ratios) > 1:
+        verdict = FASTER if max(ratios) < 1 else SLOWER if min(ratios) > 1 else NOISE
+    return {"ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
+            "pairs": len(ratios), "verdict": verdict}
+
+
+def ratio_cells(paired: dict | None) -> list[str]:
+    """The table's ratio and verdict cells: "0.93× (0.88–1.02)" and "within noise"."""
+    if paired is None:
+        return ["–", "–"]
+    text = f"{paired['ratio']:.2f}×"
+    if paired["pairs"] > 1:
+        text += f" ({paired['low']:.2f}–{paired['high']:.2f})"
+    return [text, paired["verdict"] or "one pair"]
 
 
 def fmt(value: float) -> str:
@@ -124,15 +165,14 @@ def render_table(report: dict, where: str) -> str:
     label = {c["id"]: c["label"] for c in cols}
     head = ["workload", "unit", *[c["label"] for c in cols]]
     if show_ratio:
-        head.append(f"{label[mine]} ÷ {label[theirs]}")
+        head += [f"{label[mine]} ÷ {label[theirs]}", "verdict"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
     for case in cases:
         cells = [f"{case.id} {case.title}", UNIT_LABELS.get(case.unit, case.unit)]
         cells += [_cell(cell.get((c["id"], case.id)), c) for c in cols]
         if show_ratio:
             a, b = cell.get((mine, case.id), {}), cell.get((theirs, case.id), {})
-            r = ratio(case.id, a.get("value"), b.get("value"))
-            cells.append("–" if r is None else f"{r:.2f}×")
+            cells += ratio_cells(paired_ratio(case.id, a, b))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -168,7 +208,11 @@ def render_markdown(report: dict) -> str:
              + (f"; each cell the median of {rounds} rounds, native and browser, the columns run one after "
                 f"another in alternating order (each round's value in the JSON; the first-gradient times are "
                 f"medians of their own fresh profiles). " if rounds > 1 else ". ") +
-             f"Every peer one thread. ↑ = higher is better; ratio > 1 = tapegrad slower."]
+             "Every peer one thread. ↑ = higher is better; ratio > 1 = tapegrad slower. Each ratio is "
+             "paired: round i of tapegrad's column against round i of the peer's (the first-gradient "
+             "rows: run i against run i), the median of those ratios with their range in brackets; "
+             "the verdict is \"faster\" only when tapegrad was faster in every pair, \"slower\" when "
+             "slower in every pair, else \"within noise\"."]
     for where, title in ENVIRONMENTS.items():
         table = render_table(report, where)
         if table:
