@@ -15,7 +15,6 @@ Usage: build_dist.py [--if-stale] [--offline] [--as-published] [--out DIR] [--ca
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import os
@@ -35,6 +34,9 @@ SNAPSHOT_SCRIPT = ROOT / "build" / "make_snapshot.mjs"
 KERNELS_DIR = ROOT / "wasm_kernels"
 KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
 PREPARE_SCRIPT = ROOT / "build" / "prepare_wheels.mjs"
+PRECOMPRESS_SCRIPT = ROOT / "build" / "precompress.mjs"
+# esbuild's content-hashed outputs: assets/playground-HASH.js, assets/chunks/editor-HASH.js...
+CONTENT_NAMED = re.compile(r"^assets/(chunks/)?[A-Za-z0-9_]+-[A-Z0-9]{8}\.(js|css)(\.map)?$")
 # Wheels rewritten for a fast install in the page (build/prepare_wheels.mjs: bytecode, stored
 # entries, build-time files left out): what the page installs at boot, and the big lazy ones (the
 # networkx for programs that import it, plots matplotlib). Values: files left out, as fnmatch patterns.
@@ -49,7 +51,6 @@ PREPARED = {
 # tapegrad requirements left out of its pyodide-lock.json `depends`: the engine imports them only
 # when needed, so the page loads them after the first gradient instead of during boot.
 LAZY_REQUIREMENTS = {"networkx"}
-PRECOMPRESS = ["pyodide.asm.wasm", "pyodide.asm.js", "snapshot.bin", "snapshot-libs/*.wasm"]
 SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctypes", "platform",
                     # what `import tapegrad` and the playground's runtime import besides numpy
                     "ast", "base64", "bisect", "datetime", "dis", "fnmatch", "importlib.abc",
@@ -143,7 +144,7 @@ def web_source_files() -> list[Path]:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT] + web_source_files()
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT, PRECOMPRESS_SCRIPT] + web_source_files()
     for p in engine_source_files() + build_files:
         h.update(rel(p).encode() + b"\0")
         h.update(p.read_bytes())
@@ -354,13 +355,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     (pdir / "pyodide-lock.json").write_text(json.dumps(dist_lock, indent=1) + "\n")
 
     make_snapshot(pdir)
-    # Precompressed copies of the large, compressible files; serve.mjs sends them to clients that
-    # accept gzip (the wheels and the stdlib zip are compressed already).
-    for path in [p for pattern in PRECOMPRESS for p in sorted(pdir.glob(pattern))]:
-        with open(path, "rb") as src, gzip.GzipFile(path.with_name(path.name + ".gz"), "wb", 6, mtime=0) as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
-
     build_web(staging, pyo["dist_dir"])
+    precompress(staging, args.cache)
 
     # Final pass: every file the lock names is in place with its hash.
     for n, e in packages.items():
@@ -377,6 +373,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     pinned = [pyo["dist_dir"] + "/" + n for n in pyo["core_files"] if n != "pyodide-lock.json"]
     pinned += [pyo["dist_dir"] + "/" + e["file_name"] for n, e in packages.items()
                if n != "tapegrad" and (args.as_published or n not in PREPARED)]
+    # The page's scripts and stylesheets named by their content (web/build.mjs) never change either.
+    pinned += [f for f in files if CONTENT_NAMED.match(f)]
     info = {"inputs_digest": digest, "pyodide": pyo["version"], "pyodide_dir": pyo["dist_dir"],
             "packages": {n: e["version"] for n, e in sorted(packages.items())},
             "bytes": size, "files": files, "immutable": sorted(pinned)}
@@ -448,8 +446,21 @@ def prepare_wheels(core: Path, pdir: Path, packages: dict[str, dict], cache: Pat
         shutil.copy2(target, dest)
         entry["sha256"] = sha256_of(target)
         packages[n] = entry
-        with open(dest, "rb") as src, gzip.GzipFile(dest.with_name(dest.name + ".gz"), "wb", 6, mtime=0) as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
+
+
+def precompress(staging: Path, cache: Path) -> None:
+    """Brotli and gzip copies (FILE.br, FILE.gz) of every compressible file, for serve.mjs:
+    build/precompress.mjs, its results cached in .cache/compressed/ by content hash."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is not on PATH (needed to precompress dist/)")
+    r = subprocess.run([node, str(PRECOMPRESS_SCRIPT), str(staging), "--cache", str(cache / "compressed")],
+                       capture_output=True, text=True, timeout=1800)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise BuildError("precompressing dist/ (build/precompress.mjs) failed")
+    for line in r.stderr.splitlines():
+        log(line)
 
 
 def make_snapshot(pdir: Path) -> None:

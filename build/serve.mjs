@@ -2,7 +2,9 @@
 // Static server for dist/ on 127.0.0.1 (Node stdlib only). Sends cross-origin isolation headers
 // (COOP/COEP/CORP, so SharedArrayBuffer works), application/wasm for .wasm, ETags with 304s, and
 // caching headers: files pinned by hash in dist/build-info.json are immutable, the rest revalidate.
-// A file with a precompressed FILE.gz beside it goes out gzip-encoded to clients that accept it.
+// A file with precompressed copies beside it (FILE.br, FILE.gz: build/precompress.mjs) goes out
+// as the smallest one the request's Accept-Encoding allows (brotli, then gzip), with
+// Content-Encoding; every response says Vary: Accept-Encoding.
 // Every response carries a strict Content-Security-Policy (same-origin scripts, styles, workers and
 // connections; WebAssembly compilation, which Pyodide needs, is the only "eval") and
 // Referrer-Policy: no-referrer. Requests whose Host header is not this machine by name
@@ -113,6 +115,35 @@ function canonicalPath(file) {
   return "/" + segments.map(encodeURIComponent).join("/");
 }
 
+// The precompressed copies a file may have beside it, by Content-Encoding, best first.
+const ENCODINGS = { br: "br", gzip: "gz" };
+
+/** The encodings of ENCODINGS that an Accept-Encoding header allows (q > 0), best first: by the
+ * client's q, then brotli before gzip. */
+function acceptedEncodings(header = "") {
+  const weights = {};
+  for (const part of String(header).split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";").map((t) => t.trim());
+    const q = params.find((p) => p.startsWith("q="));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (name) weights[name] = Number.isFinite(weight) ? weight : 0;
+  }
+  const weight = (name) => weights[name] ?? weights["*"] ?? 0;
+  return Object.keys(ENCODINGS).filter((name) => weight(name) > 0)
+    .sort((a, b) => weight(b) - weight(a));   // a stable sort: brotli first when equal
+}
+
+/** FILE's precompressed copy for `encoding` ({path, st}), if there is one no older than FILE. */
+function precompressed(file, st, encoding) {
+  const copy = `${file}.${ENCODINGS[encoding]}`;
+  try {
+    const cst = fs.statSync(copy);
+    return cst.isFile() && cst.mtimeMs >= st.mtimeMs ? { path: copy, st: cst } : null;
+  } catch {
+    return null;   // no precompressed copy
+  }
+}
+
 function handle(req, res) {
   const base = {
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -158,13 +189,11 @@ function handle(req, res) {
   } catch { /* keep the old list */ }
   let body = file;
   let encoding = null;
-  if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
-    try {
-      const gz = fs.statSync(file + ".gz");
-      if (gz.isFile() && gz.mtimeMs >= st.mtimeMs) { body = file + ".gz"; st = gz; encoding = "gzip"; }
-    } catch { /* no precompressed copy */ }
+  for (const name of acceptedEncodings(req.headers["accept-encoding"])) {
+    const copy = precompressed(file, st, name);
+    if (copy) { body = copy.path; st = copy.st; encoding = name; break; }
   }
-  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${encoding ? "-gz" : ""}"`;
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${encoding ? "-" + ENCODINGS[encoding] : ""}"`;
   const headers = {
     ...base,
     "Content-Type": MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream",

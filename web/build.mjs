@@ -4,8 +4,9 @@
 //   node web/build.mjs --out DIR --pyodide-dir pyodide-0.27.7
 //
 // writes DIR/index.html                  the playground page (web/index.html)
-//        DIR/assets/playground.{js,css}  its bundle (web/src/main.js and the CSS it imports)
-//        DIR/assets/boot.js              the page's first script: starts the worker (web/src/early-boot.js)
+//        DIR/assets/playground-HASH.{js,css}  its bundle (web/src/main.js and the CSS it imports)
+//        DIR/assets/boot-HASH.js         the page's first script: starts the worker (web/src/early-boot.js)
+//                                        (HASH: of the content; index.html names them)
 //        DIR/assets/worker.js            the Python worker; finds Pyodide in DIR/<pyodide-dir>/
 //        DIR/tapegrad-playground.{js,css} the <tapegrad-playground> element (web/src/element.js)
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
@@ -120,6 +121,21 @@ function buildWidget(dir) {
   });
 }
 
+/** web/index.html with each "assets/NAME.js" or ".css" it names replaced by the content-hashed
+ * file esbuild wrote for entry NAME (`results`: builds made with metafile). */
+function hashedNames(html, out, results) {
+  let page = html;
+  for (const file of results.flatMap((r) => Object.keys(r.metafile.outputs))) {
+    const rel = path.relative(out, path.resolve(file)).split(path.sep).join("/");
+    const m = /^assets\/([a-z]+)-[A-Z0-9]+\.(js|css)$/.exec(rel);
+    if (!m) continue;
+    const plain = `assets/${m[1]}.${m[2]}`;
+    if (!page.includes(`"${plain}"`)) throw new Error(`web/index.html does not name ${plain}`);
+    page = page.replaceAll(`"${plain}"`, `"${rel}"`);
+  }
+  return page;
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (opts.widget) return buildWidget(opts.widget);
@@ -133,13 +149,19 @@ async function main() {
     ? bootFiles.reduce((h, f) => h.update(fs.readFileSync(f)), crypto.createHash("sha256")).digest("hex").slice(0, 16)
     : null;
   const workerDefine = { __PYODIDE_DIR__: JSON.stringify(pyodideDir), __BOOT_ID__: JSON.stringify(bootId) };
-  await Promise.all([
+  const [page, boot] = await Promise.all([
     // Split: CodeMirror (web/src/editor.js, imported when the page upgrades its editor) is a
     // chunk of its own, assets/chunks/*.js, so that the page's first script stays small.
+    // The page's own script, stylesheet and first script are named by their content
+    // (playground-HASH.js...): the server sends such names as immutable (build_dist.py lists them
+    // in build-info.json), so a warm visit asks for none of them. The worker keeps its name
+    // (the <tapegrad-playground> element finds it next to its script).
     esbuild.build({ ...common, entryPoints: { playground: path.join(WEB, "src", "main.js") },
-                    outdir: assets, format: "esm", splitting: true, chunkNames: "chunks/[name]-[hash]" }),
+                    outdir: assets, format: "esm", splitting: true, chunkNames: "chunks/[name]-[hash]",
+                    entryNames: "[name]-[hash]", metafile: true }),
     esbuild.build({ ...common, entryPoints: { boot: path.join(WEB, "src", "early-boot.js") },
-                    outdir: assets, format: "iife", define: workerDefine }),
+                    outdir: assets, format: "iife", define: workerDefine,
+                    entryNames: "[name]-[hash]", metafile: true }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
                     outdir: assets, format: "iife", define: workerDefine }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
@@ -151,11 +173,11 @@ async function main() {
     fs.copyFileSync(path.join(WEB, "boot", name), path.join(out, "boot", name));
   }
   // The page's editor starts as a textarea holding the default example (web/src/page-editor.js).
-  const page = fs.readFileSync(path.join(WEB, "index.html"), "utf8");
+  const html = hashedNames(fs.readFileSync(path.join(WEB, "index.html"), "utf8"), out, [page, boot]);
   const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  if (!page.includes("<!--default-example-->")) throw new Error("web/index.html: no <!--default-example--> in its textarea");
+  if (!html.includes("<!--default-example-->")) throw new Error("web/index.html: no <!--default-example--> in its textarea");
   fs.writeFileSync(path.join(out, "index.html"),
-                   page.replace("<!--default-example-->", () => escapeHtml(loadExamples()[0].code)));
+                   html.replace("<!--default-example-->", () => escapeHtml(loadExamples()[0].code)));
   fs.copyFileSync(path.join(WEB, "assets", "favicon.svg"), path.join(assets, "favicon.svg"));
   fs.mkdirSync(path.join(out, "docs"), { recursive: true });
   for (const name of fs.readdirSync(path.join(WEB, "docs"))) {

@@ -31,4 +31,8 @@ def copy_cache(dest: Path) -> Path:
         if not (CACHE / sub).is_dir():
             pytest.fail(f"{CACHE / sub} missing; run: npm run build")
         shutil.copytree(CACHE / sub, dest / sub)
+    # The precompressed copies (build/precompress.mjs) are shared, not copied: named by content
+    # hash and written atomically, and compressing all of dist/ again would take minutes.
+    if (CACHE / "compressed").is_dir():
+        (dest / "compressed").symlink_to(CACHE / "compressed", target_is_directory=True)
     return dest

@@ -1,7 +1,9 @@
 """build/serve.mjs: cross-origin isolation headers, MIME types, caching, 304s, no path escape,
-Content-Security-Policy and Referrer-Policy on every response, and the Host header check."""
+Content-Security-Policy and Referrer-Policy on every response, the Host header check, and the
+precompressed brotli and gzip copies sent as Accept-Encoding allows."""
 import http.client
 import os
+import re
 import subprocess
 import urllib.error
 from urllib.parse import urlparse
@@ -9,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import ROOT
+from conftest import DIST, ROOT
 
 
 def start_server(*args, env=None):
@@ -92,6 +94,77 @@ def test_precompressed_copy_for_gzip_clients(base_url, dist_info):
     assert status == 200 and h["Content-Encoding"] == "gzip" and h["Vary"] == "Accept-Encoding"
     assert gzip.decompress(body) == plain and "Content-Encoding" not in plain_h
     assert h["ETag"] != plain_h["ETag"]
+
+
+def brotli_decompress(data):
+    """Brotli decoded by Node's zlib (the Python environment has no brotli module)."""
+    r = subprocess.run(["node", "-e", "process.stdout.write(require('zlib').brotliDecompressSync("
+                        "require('fs').readFileSync(0)))"], input=data, capture_output=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+TEXT_ASSET = re.compile(r"\.(html|js|css|json|map|svg|py|txt)$")
+
+
+def page_asset(dist_info, name, ext):
+    """The content-hashed name of the page's NAME.EXT (web/build.mjs), e.g. assets/playground-HASH.js."""
+    return next(f for f in dist_info["files"] if re.fullmatch(rf"assets/{name}-[A-Z0-9]+\.{ext}", f))
+
+
+def test_the_pages_scripts_and_styles_are_content_named_and_immutable(base_url, dist_info):
+    """A warm visit asks for none of them: the page names them, the server marks them immutable."""
+    _, _, page = get(base_url)
+    for name, ext in (("playground", "js"), ("playground", "css"), ("boot", "js")):
+        asset = page_asset(dist_info, name, ext)
+        assert f'"{asset}"'.encode() in page and asset in dist_info["immutable"], asset
+        status, h, _ = get(base_url + asset, {"Accept-Encoding": "br"})
+        assert status == 200 and h["Cache-Control"] == "public, max-age=31536000, immutable", asset
+    chunks = [f for f in dist_info["files"] if f.startswith("assets/chunks/") and f.endswith(".js")]
+    assert chunks and all(f in dist_info["immutable"] for f in chunks)
+    assert "index.html" not in dist_info["immutable"] and "assets/worker.js" not in dist_info["immutable"]
+
+
+def test_every_text_asset_has_brotli_and_gzip_copies(dist_info):
+    files = set(dist_info["files"])
+    text = [f for f in files if TEXT_ASSET.search(f) and (DIST / f).stat().st_size > 1024]
+    assert len(text) > 20 and "index.html" in text and page_asset(dist_info, "playground", "js") in text
+    missing = [f for f in text if f + ".br" not in files or f + ".gz" not in files]
+    assert not missing, f"no precompressed copies of {missing[:5]}"
+    for big in ("pyodide.asm.wasm", "snapshot.bin", "pyodide.asm.js"):
+        assert f"{dist_info['pyodide_dir']}/{big}.br" in files, big
+
+
+@pytest.mark.parametrize("path", ["", "playground.js", "playground.css", "tapegrad-playground.js"])
+def test_brotli_for_clients_that_accept_it(base_url, dist_info, path):
+    if path.startswith("playground."):
+        path = page_asset(dist_info, *path.split("."))
+    _, plain_h, plain = get(base_url + path)
+    _, gz_h, _ = get(base_url + path, {"Accept-Encoding": "gzip"})
+    status, h, body = get(base_url + path, {"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert status == 200 and h["Content-Encoding"] == "br" and h["Vary"] == "Accept-Encoding"
+    assert brotli_decompress(body) == plain and int(h["Content-Length"]) == len(body) < len(plain)
+    assert h["Content-Type"] == plain_h["Content-Type"] and plain_h["Vary"] == "Accept-Encoding"
+    assert len({h["ETag"], gz_h["ETag"], plain_h["ETag"]}) == 3
+    status, h304, _ = get(base_url + path, {"Accept-Encoding": "br", "If-None-Match": h["ETag"]})
+    assert status == 304 and h304["Content-Encoding"] == "br"
+
+
+@pytest.mark.parametrize("accept, expected", [
+    ("br;q=0, gzip", "gzip"), ("gzip;q=1, br;q=0.5", "gzip"), ("br;q=0.8, gzip;q=0.8", "br"),
+    ("*", "br"), ("*;q=0", None), ("identity", None), ("deflate", None), ("", None),
+])
+def test_the_encoding_follows_accept_encoding(base_url, dist_info, accept, expected):
+    _, h, _ = get(base_url + page_asset(dist_info, "playground", "js"), {"Accept-Encoding": accept})
+    assert h.get("Content-Encoding") == expected, accept
+
+
+def test_files_compressed_already_go_as_they_are(base_url, dist_info):
+    """A deflated wheel gains nothing from another compression: it has no copies."""
+    wheel = next(f for f in dist_info["files"] if "/pytest-" in f and f.endswith(".whl"))
+    assert wheel + ".br" not in dist_info["files"] and wheel + ".gz" not in dist_info["files"]
+    status, h, _ = get(base_url + wheel, {"Accept-Encoding": "gzip, br"})
+    assert status == 200 and "Content-Encoding" not in h
 
 
 def test_content_security_policy_and_referrer_policy_everywhere(base_url, dist_info):
