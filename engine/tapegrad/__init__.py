@@ -36,6 +36,7 @@ from . import autograph  # noqa: F401
 from . import io, summary, train  # noqa: F401  (tf.io, tf.summary, tf.train)
 from . import config  # noqa: F401
 from . import distribute  # noqa: F401  (tf.distribute)
+from . import saved_model  # noqa: F401  (tf.saved_model)
 from .control_flow import (  # noqa: F401
     branches as _branches, grouping as _grouping, loops as _loops, tensor_array as _tensor_array,
 )

@@ -266,6 +266,10 @@ FACES = {
         "distribute.values": "DistributedValues",
         "own": "cluster_resolver experimental",
     },
+    "tf.saved_model": {
+        "saved_model.loading": "LoadOptions contains_saved_model load",
+        "saved_model.saving": "SaveOptions save",
+    },
     "tf.random": {
         "candidate_sampling": "all_candidate_sampler",
         "errors": "InvalidArgumentError",

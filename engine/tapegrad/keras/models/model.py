@@ -22,6 +22,7 @@ import warnings
 
 from ... import nest
 from ...ops import zeros
+from ...saved_model import export as saved_model_export
 from ..layers.base import Layer
 from ..layers.layer_config import dtype_policy
 from ..naming import unique_name
@@ -165,6 +166,13 @@ class Model(Trainer, Layer):
         """Writes the model (config, weights, optimizer state) to a ``.keras`` file: Keras 3's
         zip, with the weights as ``model.weights.npz`` (see ``keras.saving.keras_file``)."""
         keras_file.save_model(self, filepath, overwrite, zipped, **kwargs)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
+               **kwargs):
+        """Writes a SavedModel for serving: ``tf.saved_model.load(filepath).serve(x)`` runs the
+        model in inference mode (see ``tapegrad.saved_model.export``)."""
+        saved_model_export.export_model(self, filepath, format, verbose, input_signature,
+                                        **kwargs)
 
     def to_json(self, **kwargs):
         """The model's description (``serialize_keras_object``) as JSON text."""
