@@ -179,3 +179,46 @@ def draw_times(programs: dict, dist=None) -> dict:
     finally:
         server.terminate()
     return out
+
+
+KERAS_STEP = """\
+import numpy as np
+import tensorflow as tf
+dense = [tf.keras.layers.Dense(8, activation="relu", name=n) for n in ("hidden", "mid", "deep", "deeper")]
+model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), *dense, tf.keras.layers.Dense(1, name="out")],
+                            name="net")
+x = tf.constant(np.ones((5, 3), "float32"))
+def step():
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x) - 1.0))
+    return tape.gradient(loss, model.trainable_variables)
+grads = step()
+"""
+
+
+def native_view(source: str) -> dict:
+    """The static drawing's view (tapegrad.graph.view, what svg.py draws) of ``source``'s tapes."""
+    import tapegrad
+    from tapegrad.graph import capture
+    from tapegrad.graph.view import visible_graph
+    tapegrad.keras.backend.clear_session()
+    with capture() as cap:
+        exec(compile(source.replace("import tensorflow as tf", "import tapegrad as tf"), "main.py", "exec"),
+             {"__name__": "__main__"})
+    return visible_graph(cap.to_dict())
+
+
+def test_the_static_svg_draws_what_the_page_first_shows(pg):
+    """The page, the widget (the same code) and svg.py (view.py) start a Keras step alike: the
+    same groups closed at the same places, the same frames, and the same number of each kind."""
+    run(pg, KERAS_STEP)
+    page = pg.evaluate("""() => [...document.querySelectorAll('[data-testid=graph] svg [data-node-id]')].map(e => {
+        const m = /translate\\(([-\\d.]+),([-\\d.]+)\\)/.exec(e.getAttribute('transform'));
+        return [e.dataset.nodeId, e.dataset.kind, Number(m[1]), Number(m[2])]; })""")
+    frames = pg.eval_on_selector_all("[data-testid=graph] svg [data-group-id]", "els => els.map(e => e.dataset.groupId)")
+    view = native_view(KERAS_STEP)
+    page_groups = {i: (x, y) for i, kind, x, y in page if kind == "group"}
+    native_groups = {it["id"]: (it["x"], it["y"]) for it in view["items"] if it["kind"] == "group"}
+    assert len(native_groups) >= 5 and page_groups == native_groups
+    assert sorted(k for _, k, _, _ in page) == sorted(it["kind"] for it in view["items"])
+    assert sorted(frames) == sorted(f["group"]["id"] for f in view["frames"])

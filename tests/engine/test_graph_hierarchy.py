@@ -157,3 +157,69 @@ def test_a_big_keras_tape_is_boxed_by_the_models_layers():
     doc = cap.to_dict(max_nodes=40)
     assert doc["version"] == 2 and doc["summarized"]["boxes"] == 20
     assert [g["label"] for g in doc["groups"]] == ["a (Dense)", "b (Dense)"] * 10
+
+
+# -- the static drawing (svg.py through view.py) starts as the page does ---------------------------
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def drawn(svg_text):
+    """{data-node-id: data-kind} of the drawn items, the frames' group ids and the edge texts."""
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(svg_text)
+    items = {el.get("data-node-id"): el.get("data-kind") for el in root.iter() if el.get("data-node-id")}
+    frames = [el.get("data-group-id") for el in root.iter() if el.get("data-group-id")]
+    return items, frames, [el.text or "" for el in root.iter(SVG_NS + "text")]
+
+
+def keras_step_doc():
+    dense = [tf.keras.layers.Dense(8, activation="relu", name=n) for n in ("hidden", "mid", "deep", "deeper")]
+    model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), *dense, tf.keras.layers.Dense(1, name="out")],
+                                name="net")
+    x = tf.constant(np.ones((5, 3), "float32"))
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - 1.0))
+        tape.gradient(loss, model.trainable_variables)
+    return groups_of(step)
+
+
+def test_the_static_svg_draws_a_keras_step_with_its_layers_as_boxes_in_the_models_frame():
+    from tapegrad.graph.svg import to_svg
+    from tapegrad.graph.view import COLLAPSE_ABOVE, visible_graph
+    groups, doc = keras_step_doc()
+    assert len(doc["nodes"]) > COLLAPSE_ABOVE
+    items, frames, texts = drawn(to_svg(doc))
+    layers = {gid for gid, g in groups.items() if g["kind"] == "layer"}
+    boxes = {gid for gid, kind in items.items() if kind == "group"}
+    assert layers <= boxes          # and the loss's function, a group with no groups inside
+    assert all(groups[b]["kind"] == "layer" or not any(g["parent"] == b for g in groups.values())
+               for b in boxes)
+    assert "g:model:Sequential:net" in frames          # the model stays open around its layers
+    hidden_ops = {m for gid in layers for m in groups[gid]["nodes"]}
+    assert not hidden_ops & set(items)                  # no op of a closed layer is drawn
+    assert {"hidden (Dense)", "mid (Dense)", "out (Dense)"} <= set(texts)
+    # edges between boxes say what they carry: the activations between layers are 5×8
+    assert "5×8" in texts
+    view = visible_graph(doc)
+    boxes = [it for it in view["items"]]
+    for i, a in enumerate(boxes):                       # no two drawn boxes overlap
+        for b in boxes[i + 1:]:
+            assert (abs(a["x"] - b["x"]) * 2 >= a["w"] + b["w"]
+                    or abs(a["y"] - b["y"]) * 2 >= a["h"] + b["h"]), (a["id"], b["id"])
+
+
+def test_the_static_svg_of_a_small_graph_is_every_node():
+    from tapegrad.graph.svg import to_svg
+    x = tf.Variable(2.0, name="x")
+    with capture() as cap:
+        with tf.GradientTape() as tape:
+            with tf.name_scope("outer"):
+                y = tf.exp(x) * x
+        tape.gradient(y, x)
+    doc = cap.to_dict()
+    items, frames, _ = drawn(to_svg(doc))
+    assert set(items) == {n["id"] for n in doc["nodes"]}    # a name scope in a small graph is open
+    assert frames and all(f.startswith("g:function:") for f in frames[:-1])
+    assert frames[-1].endswith("name_scope:outer")       # open frames, outermost first

@@ -1,13 +1,18 @@
 """The SVG writer: one drawing of a graph document for the notebook (``tape._repr_svg_``), the
 command line (``python -m tapegrad graph --svg out.svg script.py``) and the docs pages.
 
-Each node is one element with ``data-node-id`` and each edge one ``<path class="edge">``; a big
+It draws what the page shows first (view.py): groups collapsed or framed as the page starts
+them. Each drawn node or collapsed group is one element with ``data-node-id`` and each edge one
+``<path class="edge">`` (an edge into or out of a group says how many it carries); a big
 tape's collapsed view draws its boxes (``data-node-id="u:3"``) and the edges between them, each
 with the number of edges it carries.
 """
 import html
 
 from .compact import expand, expand_nodes, laid_out_rows, node_ids
+from .view import edge_text, visible_graph
+
+MARGIN = 20
 
 KIND_STYLE = {
     "variable": ("#dbeafe", "#1d4ed8"),
@@ -29,13 +34,15 @@ def node_text(n):
     return str(n.get("label", n["id"]))
 
 
-def _head(w, h):
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-            f'viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif" font-size="12">',
+def _head(w, h, origin=(0, 0)):
+    x, y = origin
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}" height="{h:g}" '
+            f'viewBox="{x:g} {y:g} {w:g} {h:g}" font-family="Helvetica, Arial, sans-serif" '
+            'font-size="12">',
             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
             'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
             'fill="#9ca3af"/></marker></defs>',
-            f'<rect width="{w}" height="{h}" fill="#ffffff"/>']
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="#ffffff"/>']
 
 
 def _edge(a, b, text=None):
@@ -66,44 +73,79 @@ def to_svg(doc, gradient=None):
     if doc["layout"].get("collapsed"):
         return _collapsed_svg(doc)
     doc = expand(doc)
-    w = doc["layout"]["width"]
-    h = doc["layout"]["height"]
-    pos = {n["id"]: n for n in doc["nodes"]}
-    out = _head(w, h)
-    for e in doc["edges"]:
-        out.append(_edge(pos[e["source"]], pos[e["target"]]))
+    view = visible_graph(doc)
     results = {}
     if gradient is not None:
         ti, ci = gradient
         for r in doc["tapes"][ti]["gradients"][ci]["results"]:
             results[r["node"]] = r
-    for n in doc["nodes"]:
-        fill, stroke = KIND_STYLE.get(n["kind"], ("#fff", "#000"))
-        x, y, nw, nh = n["x"], n["y"], n["w"], n["h"]
-        nid = html.escape(n["id"])
-        if n["kind"] == "tensor":
-            out.append(f'<circle data-node-id="{nid}" cx="{x}" cy="{y}" r="{nw / 2}" fill="{fill}" '
-                       f'stroke="{stroke}" stroke-width="1.5"/>')
-            v = n.get("value") or {}
-            text = v.get("text", "") if v.get("data") is not None and len(v.get("text", "")) <= 18 \
-                else "×".join(map(str, v.get("shape", []))) or "scalar"
-            out.append(f'<text x="{x}" y="{y + nw / 2 + 13}" text-anchor="middle" fill="#374151" '
-                       f'font-size="10">{html.escape(text)}</text>')
-            continue
-        rx = 8 if n["kind"] != "constant" else 4
-        out.append(f'<rect data-node-id="{nid}" x="{x - nw / 2}" y="{y - nh / 2}" width="{nw}" '
-                   f'height="{nh}" rx="{rx}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
-        out.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" fill="{stroke}" '
-                   f'font-weight="{"bold" if n["kind"] == "op" else "normal"}">'
-                   f'{html.escape(node_text(n)[:16])}</text>')
-        r = results.get(n["id"])
+    b = view["box"] if view["items"] else {"x0": 0, "y0": 0, "x1": 0, "y1": 0}
+    top = b["y0"] - (24 if results else 0)     # room for the gradients written above sources
+    out = _head(b["x1"] - b["x0"] + 2 * MARGIN, b["y1"] - top + 2 * MARGIN,
+                (b["x0"] - MARGIN, top - MARGIN))
+    for f in view["frames"]:
+        out.append(_frame(f))
+    items = {it["id"]: it for it in view["items"]}
+    for e in view["edges"]:
+        out.append(_edge(items[e["source"]], items[e["target"]], edge_text(e) or None))
+    for it in view["items"]:
+        out.extend(_group(it) if it["kind"] == "group" else _node({**it["node"], **it}))
+        r = results.get(it["id"])
         if r is not None:
             g = "None" if r["none"] else (r["gradient"] or {}).get("text", "")
             color = "#b91c1c" if r["none"] else "#047857"
-            out.append(f'<text x="{x}" y="{y - nh / 2 - 6}" text-anchor="middle" fill="{color}" '
-                       f'font-size="11">grad: {html.escape(g[:24])}</text>')
+            out.append(f'<text x="{it["x"]}" y="{it["y"] - it["h"] / 2 - 6}" text-anchor="middle" '
+                       f'fill="{color}" font-size="11">grad: {html.escape(g[:24])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _node(n):
+    """A node's shape and text (a tensor: a dot with its value or shape under it)."""
+    fill, stroke = KIND_STYLE.get(n["kind"], ("#fff", "#000"))
+    x, y, nw, nh = n["x"], n["y"], n["w"], n["h"]
+    nid = html.escape(n["id"])
+    if n["kind"] == "tensor":
+        v = n.get("value") or {}
+        text = v.get("text", "") if v.get("data") is not None and len(v.get("text", "")) <= 18 \
+            else "×".join(map(str, v.get("shape", []))) or "scalar"
+        return [f'<circle data-node-id="{nid}" data-kind="tensor" cx="{x}" cy="{y}" r="{nw / 2}" '
+                f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>',
+                f'<text x="{x}" y="{y + nw / 2 + 13}" text-anchor="middle" fill="#374151" '
+                f'font-size="10">{html.escape(text)}</text>']
+    rx = 8 if n["kind"] != "constant" else 4
+    return [f'<rect data-node-id="{nid}" data-kind="{n["kind"]}" x="{x - nw / 2}" '
+            f'y="{y - nh / 2}" width="{nw}" height="{nh}" rx="{rx}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="1.5"/>',
+            f'<text x="{x}" y="{y + 4}" text-anchor="middle" fill="{stroke}" '
+            f'font-weight="{"bold" if n["kind"] == "op" else "normal"}">'
+            f'{html.escape(node_text(n)[:16])}</text>']
+
+
+def _group(it):
+    """A collapsed group: a box with its name and what it holds, as the page draws it."""
+    g = it["group"]
+    fill, stroke = KIND_STYLE["group"]
+    x, y, w, h = it["x"], it["y"], it["w"], it["h"]
+    sub = g["sub"] or f"▸ {len(g['members'])} nodes"
+    return [f'<rect data-node-id="{html.escape(g["id"])}" data-kind="group" '
+            f'data-group-kind="{html.escape(g["kind"])}" x="{x - w / 2}" y="{y - h / 2}" '
+            f'width="{w}" height="{h}" rx="8" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="1.5"/>',
+            f'<text x="{x}" y="{y - 3}" text-anchor="middle" fill="{stroke}" '
+            f'font-weight="bold">{html.escape(g["label"][:20])}</text>',
+            f'<text x="{x}" y="{y + 12}" text-anchor="middle" fill="#374151" '
+            f'font-size="10">{html.escape(sub[:24])}</text>']
+
+
+def _frame(f):
+    """An open group: a frame around what is drawn inside it, titled with its name."""
+    g = f["group"]
+    return (f'<g data-group-id="{html.escape(g["id"])}" data-group-kind="{html.escape(g["kind"])}">'
+            f'<rect x="{f["x0"]}" y="{f["y0"]}" width="{f["x1"] - f["x0"]}" '
+            f'height="{f["y1"] - f["y0"]}" rx="10" fill="none" stroke="#94a3b8" '
+            f'stroke-dasharray="4 3"/><text x="{f["x0"] + 8}" y="{f["y0"] + 13}" fill="#475569" '
+            f'font-size="11">▾ {html.escape(g["label"])}</text></g>')
 
 
 def _collapsed_svg(doc):
