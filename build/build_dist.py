@@ -35,8 +35,9 @@ KERNELS_DIR = ROOT / "wasm_kernels"
 KERNELS_PKG = ROOT / "engine" / "tapegrad" / "kernels"
 PREPARE_SCRIPT = ROOT / "build" / "prepare_wheels.mjs"
 PRECOMPRESS_SCRIPT = ROOT / "build" / "precompress.mjs"
-# esbuild's content-hashed outputs: assets/playground-HASH.js, assets/chunks/editor-HASH.js...
-CONTENT_NAMED = re.compile(r"^assets/(chunks/)?[A-Za-z0-9_]+-[A-Z0-9]{8}\.(js|css)(\.map)?$")
+# esbuild's content-hashed outputs (assets/playground-HASH.js, assets/chunks/editor-HASH.js...)
+# and the page's icon (assets/favicon-HASH.svg): web/build.mjs
+CONTENT_NAMED = re.compile(r"^assets/(chunks/)?[A-Za-z0-9_]+-[A-Z0-9]{8}\.(js|css|svg)(\.map)?$")
 # Wheels rewritten for a fast install in the page (build/prepare_wheels.mjs: bytecode, stored
 # entries, build-time files left out): what the page installs at boot, and the big lazy ones (the
 # networkx for programs that import it, plots matplotlib). Values: files left out, as fnmatch patterns.

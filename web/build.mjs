@@ -172,13 +172,20 @@ async function main() {
   for (const name of ["index.html", "page.js", "boot.css"]) {
     fs.copyFileSync(path.join(WEB, "boot", name), path.join(out, "boot", name));
   }
+  // The icon: named by its content for index.html (favicon-HASH.svg), and as favicon.svg for
+  // other pages (web/docs/embedding.html)
+  const icon = fs.readFileSync(path.join(WEB, "assets", "favicon.svg"));
+  const iconName = `favicon-${crypto.createHash("sha256").update(icon).digest("hex").slice(0, 8).toUpperCase()}.svg`;
+  fs.writeFileSync(path.join(assets, iconName), icon);
+  fs.writeFileSync(path.join(assets, "favicon.svg"), icon);
   // The page's editor starts as a textarea holding the default example (web/src/page-editor.js).
   const html = hashedNames(fs.readFileSync(path.join(WEB, "index.html"), "utf8"), out, [page, boot]);
   const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   if (!html.includes("<!--default-example-->")) throw new Error("web/index.html: no <!--default-example--> in its textarea");
+  if (!html.includes('"assets/favicon.svg"')) throw new Error("web/index.html does not name assets/favicon.svg");
   fs.writeFileSync(path.join(out, "index.html"),
-                   html.replace("<!--default-example-->", () => escapeHtml(loadExamples()[0].code)));
-  fs.copyFileSync(path.join(WEB, "assets", "favicon.svg"), path.join(assets, "favicon.svg"));
+                   html.replace("<!--default-example-->", () => escapeHtml(loadExamples()[0].code))
+                     .replaceAll('"assets/favicon.svg"', `"assets/${iconName}"`));
   fs.mkdirSync(path.join(out, "docs"), { recursive: true });
   for (const name of fs.readdirSync(path.join(WEB, "docs"))) {
     fs.copyFileSync(path.join(WEB, "docs", name), path.join(out, "docs", name));

@@ -92,7 +92,9 @@ def test_page_run_resolves_with_the_result_and_the_event_carries_it(playground):
     assert playground.evaluate("window.__runs.at(-1)") == result
     # the run is the editor's code now, and the page's state says how it ended
     assert playground.evaluate("document.body.dataset.lastRun") == "ok"
-    assert "dw, db = tape.gradient" in playground.locator("[data-testid=editor]").inner_text()
+    playground.wait_for_selector("[data-testid=editor] .cm-content")   # CodeMirror, once upgraded
+    shown = playground.locator("[data-testid=editor] .cm-content").inner_text()
+    assert "dw, db = tape.gradient" in shown
 
 
 def test_page_run_reports_the_error_class_and_queues_runs(playground):

@@ -115,7 +115,7 @@ def page_asset(dist_info, name, ext):
 def test_the_pages_scripts_and_styles_are_content_named_and_immutable(base_url, dist_info):
     """A warm visit asks for none of them: the page names them, the server marks them immutable."""
     _, _, page = get(base_url)
-    for name, ext in (("playground", "js"), ("playground", "css"), ("boot", "js")):
+    for name, ext in (("playground", "js"), ("playground", "css"), ("boot", "js"), ("favicon", "svg")):
         asset = page_asset(dist_info, name, ext)
         assert f'"{asset}"'.encode() in page and asset in dist_info["immutable"], asset
         status, h, _ = get(base_url + asset, {"Accept-Encoding": "br"})
