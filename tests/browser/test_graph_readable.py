@@ -88,6 +88,36 @@ def test_default_fit_is_readable_and_boxes_do_not_overlap(pg, example_id, tmp_pa
           f"{len(m['texts'])} texts, screenshot {path}")
 
 
+RIGHTMOST_JS = """() => {
+  const svg = document.querySelector('[data-testid=graph] svg.tg-graph-svg').getBoundingClientRect();
+  const rights = [...document.querySelectorAll('[data-testid=graph] svg .tg-graph-node .tg-graph-shape')]
+    .map((s) => s.getBoundingClientRect().right);
+  return {paneRight: svg.right, paneLeft: svg.left, nodesRight: Math.max(...rights)};
+}"""
+
+
+def test_a_graph_wider_than_the_pane_says_more_lies_beyond_and_pans_to_it(pg, shot):
+    """At a readable fit a long step runs past the pane's right edge: a "more ▸" button says so
+    and pans to it, until the last node is in view; "◂ more" then leads back."""
+    run_example(pg, "mlp-digits")
+    page = pg.pg
+    right, left = page.locator("[data-testid=graph-more-right]"), page.locator("[data-testid=graph-more-left]")
+    m = page.evaluate(RIGHTMOST_JS)
+    assert m["nodesRight"] > m["paneRight"] + 24, m          # (this example is wider than the pane)
+    assert right.is_visible() and left.is_hidden()
+    shot(page, "graph-more-right")
+    for _ in range(10):
+        if right.is_hidden():
+            break
+        right.click()
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    m = page.evaluate(RIGHTMOST_JS)
+    assert right.is_hidden() and m["nodesRight"] <= m["paneRight"] + 24, m
+    assert left.is_visible()
+    left.click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=graph-more-right]').hidden")
+
+
 def test_zooming_out_hides_texts_instead_of_shrinking_them(pg):
     run_example(pg, "lstm-text")
     page = pg.pg

@@ -18,6 +18,15 @@ const SMALL = "(max-width: 820px)";
 // start and the user pans, or zooms out for its outline.
 const DESKTOP_MIN_FIT = 0.5;
 const TOUCH = "(pointer: coarse)";
+const MORE_AFTER_PX = 24;   // a graph reaching this far past an edge shows a "more" button there
+
+function moreButton(side) {
+  const b = html("button", { type: "button", class: `tg-graph-more tg-graph-more-${side}`,
+    "data-testid": `graph-more-${side}`, "aria-label": `show more of the graph on the ${side}` },
+  [side === "left" ? "◂ more" : "more ▸"]);
+  b.hidden = true;
+  return b;
+}
 
 /**
  * @param {{prefix: string, paneHeight: number, compact: boolean, onLine: (line: number) => void}} options
@@ -34,7 +43,8 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
   const media = (q) => (typeof matchMedia === "function" ? matchMedia(q).matches : false);
   const smallOrTouch = { get matches() { return media(TOUCH) || (!compact && media(SMALL)); } };
   const legend = createLegend({ open: !smallOrTouch.matches && (paneHeight === 0 || paneHeight >= LEGEND_OPEN_MIN_HEIGHT) });
-  const el = html("div", { class: "tg-graph-stage" }, [svgEl, empty, details.el, legend.el]);
+  const more = { left: moreButton("left"), right: moreButton("right") };
+  const el = html("div", { class: "tg-graph-stage" }, [svgEl, empty, details.el, legend.el, more.left, more.right]);
 
   const renderer = createRenderer(svgEl, prefix);
   // fitting leaves room for the legend overlay; its height is cached, so a fit forces no layout
@@ -45,8 +55,21 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
   legendSize.observe(legend.el);
   const viewport = createViewport(svgEl, renderer.scene, { reserve: () => legendHeight + 6,
     minFitZoom: () => (smallOrTouch.matches ? 1 : DESKTOP_MIN_FIT) });
-  // the level of detail follows the zoom the viewport writes (once per animation frame)
-  const zoomWatch = new MutationObserver(() => renderer.zoomed(viewport.zoom));
+  // a graph wider than the pane at a readable zoom says so at the edge it runs past: "more ▸"
+  // pans by most of the pane's width
+  for (const side of ["left", "right"]) {
+    more[side].addEventListener("click", () => viewport.panBy((side === "left" ? 0.8 : -0.8) * viewport.width, 0));
+  }
+  const showMore = () => {
+    const past = viewport.overflow(renderer.view && renderer.view.items.length ? renderer.view.box : null);
+    for (const side of ["left", "right"]) more[side].hidden = past[side] < MORE_AFTER_PX;
+  };
+  // the level of detail and the "more" buttons follow the transform the viewport writes (once
+  // per animation frame)
+  const zoomWatch = new MutationObserver(() => {
+    renderer.zoomed(viewport.zoom);
+    showMore();
+  });
   zoomWatch.observe(renderer.scene, { attributes: true, attributeFilter: ["transform"] });
 
   return {
@@ -58,6 +81,7 @@ export function createStage({ prefix, paneHeight, compact = false, onLine }) {
     /** Shows or hides the "nothing recorded yet" message. */
     setEmpty(isEmpty) {
       empty.hidden = !isEmpty;
+      if (isEmpty) more.left.hidden = more.right.hidden = true;
     },
     destroy() {
       zoomWatch.disconnect();

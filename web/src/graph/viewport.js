@@ -53,6 +53,17 @@ export function createViewport(svgEl, sceneEl, { reserve = () => 0, minFitZoom =
     fit,
     zoomBy,
     reveal: (x, y, margin) => reveal(view, x, y, margin),
+    /** Moves the scene by (dx, dy) screen pixels. */
+    panBy: (dx, dy) => view.set({ tx: view.tx + dx, ty: view.ty + dy }),
+    /** How far the scene box `b` reaches past the SVG's left and right edges, in pixels. */
+    overflow(b) {
+      if (!b || !Number.isFinite(b.x0) || !(view.size.w > 0)) return { left: 0, right: 0 };
+      return { left: Math.max(0, -(b.x0 * view.k + view.tx)),
+        right: Math.max(0, b.x1 * view.k + view.tx - view.size.w) };
+    },
+    get width() {
+      return view.size.w;
+    },
     /** True once after a drag, so that the click ending it does not select anything. */
     takeDrag: gestures.takeDrag,
     get zoom() {
