@@ -3,21 +3,9 @@ status carries the error's message and the run's named gradients (web/python/pla
 gradients.py); a plain Session's status is as before. Runs natively and inside Pyodide.
 """
 import importlib
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from test_web_examples import runtime  # noqa: E402  (the playground's Python side)
 
-
-def _load_runtime():
-    sys.path.insert(0, str(ROOT / "web" / "python"))
-    try:
-        return importlib.import_module("playground_runtime")
-    finally:
-        sys.path.remove(str(ROOT / "web" / "python"))
-
-
-runtime = _load_runtime()
 gradients_module = importlib.import_module("playground_runtime.gradients")
 
 
