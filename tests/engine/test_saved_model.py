@@ -166,11 +166,41 @@ def test_unknown_dimensions_serve_any_size():
         @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
         def __call__(self, x):
             return tf.reshape(x, [-1]) + tf.reduce_mean(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+        def sized(self, x):         # sizes read in Python, and a constant of the batch's shape
+            return tf.reshape(x, [1, x.shape[1], x.shape[0]]), tf.zeros([x.shape[0], 2]) + 1.0
     flat = Flat()
     loaded = _round_trip(flat)
     for n in (1, 4, 7):
         x = tf.constant(np.arange(3 * n, dtype=np.float32).reshape(n, 3))
         np.testing.assert_allclose(loaded(x), flat(x))
+    for shape in ((1, 1), (4, 2), (3, 5)):
+        x = tf.constant(np.ones(shape, np.float32))
+        for got, want in zip(loaded.sized(x), flat.sized(x)):
+            np.testing.assert_allclose(got, want)
+            assert got.shape == want.shape
+
+
+@pytest.mark.parametrize("layers,shape", [
+    ([tf.keras.layers.Conv2D(3, 3, activation="relu"), tf.keras.layers.MaxPooling2D(),
+      tf.keras.layers.Flatten(), tf.keras.layers.Dropout(0.5), tf.keras.layers.Dense(2)],
+     (8, 8, 1)),
+    ([tf.keras.layers.LSTM(4), tf.keras.layers.Dense(1)], (5, 3)),
+    ([tf.keras.layers.Dense(5), tf.keras.layers.BatchNormalization(),
+      tf.keras.layers.LayerNormalization()], (4,)),
+], ids=["cnn", "lstm", "normalization"])
+def test_exported_keras_layers_serve_any_batch(layers, shape):
+    """A graph whose ops take the batch size as a setting (Flatten's reshape, an RNN's zero
+    state) is saved with the size as a placeholder."""
+    model = tf.keras.Sequential([tf.keras.Input(shape)] + layers)
+    path = _dir()
+    with contextlib.redirect_stdout(io.StringIO()):
+        model.export(path)
+    loaded = tf.saved_model.load(path)
+    for batch in (1, 6):
+        x = np.random.default_rng(batch).random((batch,) + shape).astype(np.float32)
+        np.testing.assert_allclose(loaded.serve(x), model(x), rtol=1e-5, atol=1e-6)
 
 
 def test_what_a_saved_model_cannot_hold_fails_at_save_time():
@@ -184,7 +214,7 @@ def test_what_a_saved_model_cannot_hold_fails_at_save_time():
     class BySize(tf.Module):
         @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
         def f(self, x):
-            return tf.reshape(x, [1, x.shape[0]])
+            return tf.reshape(tf.concat([x, x], 0), [1, 2 * x.shape[0]])
     with pytest.raises(ValueError, match="unknown dimension"):
         tf.saved_model.save(BySize(), _dir())
     with pytest.raises(ValueError, match="Expected an object of type `Trackable`"):

@@ -12,6 +12,7 @@ from ..function.graph import ASSIGN, OP, READ, VJP, TraceGraph, _saved_vjps
 from ..primitives import TABLE
 from ..tensor import wrap
 from ..variables import Variable
+from . import dims
 from .encoding import decode
 from .restored import RestoredConcreteFunction, RestoredFunction, SignatureMap
 from .saving import CONSTANTS_FILE, FORMAT, MODEL_FILE, VARIABLES_FILE
@@ -105,19 +106,27 @@ def _attach(node, entry, nodes):
 
 
 def _concrete(k, saved, nodes, constants):
-    """A restored concrete function: its graph rebuilt with the restored variables."""
+    """A restored concrete function: its graph rebuilt with the restored variables (for a
+    signature with unknown dimensions, once for each call's sizes: see ``dims``)."""
     body = saved["graph"]
     arrays = {int(slot): wrap(constants[f"{k}/{slot}"]) for slot in body["constants"]
               if f"{k}/{slot}" in constants}
     for slot, value in body["inline_constants"].items():
         arrays[int(slot)] = wrap(np.asarray(decode(value)))
-    recorder = types.SimpleNamespace(
-        reason=None, nodes=[_node(n, nodes) for n in body["nodes"]], constants=arrays,
-        inputs=[tuple(p) for p in body["inputs"]],
-        specs=[(tuple(s), dtypes.as_dtype(d)) for s, d in body["specs"]])
-    graph = TraceGraph(recorder, decode(body["outputs"]))
+
+    def build(sizes):
+        graph = dims.instantiate(body, sizes) if sizes else body
+        values = dict(arrays)
+        for slot, value in graph.get("sized_constants", {}).items():
+            values[int(slot)] = wrap(np.asarray(decode(value)))
+        recorder = types.SimpleNamespace(
+            reason=None, nodes=[_node(n, nodes) for n in graph["nodes"]], constants=values,
+            inputs=[tuple(p) for p in graph["inputs"]],
+            specs=[(tuple(s), dtypes.as_dtype(d)) for s, d in graph["specs"]])
+        return TraceGraph(recorder, decode(graph["outputs"]))
     inputs = [(name, decode(spec)) for name, spec in saved["inputs"]]
-    return RestoredConcreteFunction(saved["name"], inputs, graph, decode(saved["output_specs"]))
+    return RestoredConcreteFunction(saved["name"], inputs, build, body.get("dims", []),
+                                    decode(saved["output_specs"]))
 
 
 def _ref(ref, nodes):

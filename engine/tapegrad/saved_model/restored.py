@@ -29,11 +29,13 @@ class RestoredConcreteFunction:
     """One saved trace: ``name``, ``structured_input_signature``, ``structured_outputs``,
     ``pretty_printed_signature()``; calling it replays the graph."""
 
-    def __init__(self, name, inputs, graph, output_specs):
+    def __init__(self, name, inputs, build, dims, output_specs):
         self.name = name
         self._names = [n for n, _ in inputs]
         self._specs = [s for _, s in inputs]
-        self._graph = graph
+        self._build = build          # sizes of the unknown dimensions -> TraceGraph
+        self._dims = [tuple(d) for d in dims]    # (flat input, axis) of each unknown dimension
+        self._graphs = {}
         self._output_specs = output_specs
         self._label = f"tf.function:{name}"
 
@@ -77,10 +79,14 @@ class RestoredConcreteFunction:
         return flat
 
     def _run(self, flat):
+        sizes = tuple(int(flat[k].shape[axis]) for k, axis in self._dims)
+        graph = self._graphs.get(sizes)
+        if graph is None:
+            graph = self._graphs[sizes] = self._build(sizes)
         scopes = recording.scope_stack.mine()
         scopes.append(self._label)
         try:
-            return self._graph.replay(flat)
+            return graph.replay(flat)
         finally:
             scopes.pop()
 

@@ -10,6 +10,7 @@ from ..function import ConcreteFunction, Function
 from ..function.keys import zip_leaves
 from ..module import Module
 from ..tensor_spec import TensorSpec
+from . import dims
 from .encoding import NotSaveable, encode, encode_graph, encode_structure
 from .keras_serving import keras_serving
 from .objects import ObjectGraph, is_keras
@@ -70,32 +71,70 @@ def _known(cf):
                if isinstance(s, TensorSpec) for d in (s._dims or (None,)))
 
 
+def _checked(graph, where):
+    if not graph.replayable:
+        raise NotSaveable(
+            f"{where} cannot be saved: its trace cannot be stored as a graph of the engine's "
+            f"primitives ({graph.reason}). Python code run by the function (tf.py_function, "
+            f"tf.numpy_function, a value read in Python) cannot be written to a SavedModel.")
+    return graph
+
+
 def saved_graph(cf, variable_node, where):
-    """``(json, constants)`` of a graph for ``cf`` that serves every shape its signature allows.
-    Where a dimension is unknown the body is traced for sizes 2 and 3: the two graphs must be the
-    same (an op whose settings follow the size cannot be replayed for other sizes)."""
+    """``(json, constants)`` of a graph for ``cf`` that serves every shape its signature allows:
+    where a dimension is unknown, one whose sizes are placeholders (see ``dims``)."""
     if _known(cf):
-        graphs = [cf._trace_graph]
-    else:
-        graphs = [cf._trace(size, hide_prints=True, record=True)[1] for size in (2, 3)]
-    for g in graphs:
-        if not g.replayable:
-            raise NotSaveable(
-                f"{where} cannot be saved: its trace cannot be stored as a graph of the engine's "
-                f"primitives ({g.reason}). Python code run by the function (tf.py_function, "
-                f"tf.numpy_function, a value read in Python) cannot be written to a SavedModel.")
-    encoded = [encode_graph(g, variable_node, where) for g in graphs]
-    if len(encoded) == 2:
-        (a, ca), (b, cb) = encoded
-        same = {k: v for k, v in a.items() if k != "specs"} == \
-            {k: v for k, v in b.items() if k != "specs"} and \
-            all(_same_value(ca[s], cb[s]) for s in ca)
-        if not same:
-            raise NotSaveable(
-                f"{where} cannot be saved for {_signature_text(cf)}: its graph depends on the "
-                f"size of an unknown dimension (an op's settings or a constant change with it). "
-                f"Give that dimension a fixed size in the input_signature.")
-    return encoded[0]
+        return encode_graph(_checked(cf._trace_graph, where), variable_node, where)
+    axes = dims.unknown_axes(cf)
+    if axes is None or len(axes) > len(dims.SIZES[0]):
+        raise NotSaveable(f"{where} cannot be saved for {_signature_text(cf)}: a SavedModel "
+                          f"needs the rank of every input.")
+    sizes = [s[:len(axes)] for s in dims.SIZES]
+    traced = [encode_graph(_checked(dims.trace_with(cf, axes, n), where), variable_node, where)
+              for n in sizes]
+    try:
+        body, constants = _generalized(traced[0], traced[1], sizes[0], sizes[1])
+        if not _serves(body, constants, traced[2], sizes[2]):
+            raise dims.Differs()
+    except dims.Differs:
+        raise NotSaveable(
+            f"{where} cannot be saved for {_signature_text(cf)}: its graph depends on the "
+            f"size of an unknown dimension in a way a SavedModel cannot replay (an op's settings "
+            f"or a constant change with it). Give that dimension a fixed size in the "
+            f"input_signature.") from None
+    body["dims"] = [list(a) for a in axes]
+    return body, constants
+
+
+def _without_specs(body):
+    return {k: v for k, v in body.items() if k != "specs"}
+
+
+def _generalized(a, b, sizes_a, sizes_b):
+    """Two traces' ``(json, constants)`` as one graph: constants that differ are written into
+    the JSON (``sized_constants``), sized; the others stay arrays."""
+    (body_a, const_a), (body_b, const_b) = a, b
+    body = dims.generalize(_without_specs(body_a), _without_specs(body_b), sizes_a, sizes_b)
+    body["specs"] = body_a["specs"]
+    body["sized_constants"], constants = {}, {}
+    for slot, t in const_a.items():
+        if _same_value(t, const_b[slot]):
+            constants[slot] = t
+            continue
+        pair = [encode(np.asarray(c._value), "a constant") for c in (t, const_b[slot])]
+        body["sized_constants"][str(slot)] = dims.generalize_constant(*pair, sizes_a, sizes_b)
+    return body, constants
+
+
+def _serves(body, constants, traced, sizes):
+    """Whether the generalized graph, given ``sizes``, is the graph ``traced`` for them."""
+    body_c, const_c = traced
+    graph = dims.instantiate(body, sizes)
+    sized = graph.pop("sized_constants")
+    return _without_specs(graph) == _without_specs(body_c) and \
+        all(_same_value(t, const_c[slot]) for slot, t in constants.items()) and \
+        all(v == encode(np.asarray(const_c[int(k)]._value), "a constant")
+            for k, v in sized.items())
 
 
 def _same_value(a, b):
