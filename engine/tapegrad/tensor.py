@@ -200,6 +200,11 @@ class Tensor(ArrayProperties):
         return "tf.Tensor(%s, shape=%s, dtype=%s)" % (
             _numpy_text(self._value, False), self.shape, self.dtype.name)
 
+    def __format__(self, spec):
+        """As TensorFlow's: the value's NumPy formatting, so a scalar takes a number's format
+        (``f"{loss:.3f}"``) and anything else only the empty one (NumPy's refusal otherwise)."""
+        return host_numpy.asarray(to_host(self._value)).__format__(spec)
+
     # -- Python protocol ----------------------------------------------------
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

@@ -46,3 +46,20 @@ def case_variable_scalar_repr(tf):
 def case_print_tensor_and_variable(tf):
     print(tf.constant([[1, 2], [3, 4]]))
     print(tf.Variable(2.0, name="b"))
+
+
+def case_tensor_format_specs(tf):
+    t, i, flag = tf.constant(3.14159), tf.constant(7), tf.constant(True)
+    v, s = tf.constant([1.5, 2.25]), tf.constant("hi")
+    return [f"{t:.2f}", f"{t}", "{:4.1f}".format(t), f"{t:e}", f"{i:d}", f"{i:5}", f"{i:.2f}",
+            f"{v}", format(v, ""), f"{s}", f"{flag}"]
+
+
+def case_tensor_format_of_a_vector_with_a_spec(tf):
+    return f"{tf.constant([1.5, 2.25]):.2f}"
+
+
+def case_tensor_format_in_a_training_loop_line(tf):
+    loss = tf.reduce_mean(tf.square(tf.constant([0.5, 1.5])))
+    print("step {:3d}: loss {:.4f}".format(tf.constant(12), loss))
+    print(f"loss={loss:.3f} acc={tf.constant(0.875):.1%}")
