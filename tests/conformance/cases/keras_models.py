@@ -148,6 +148,21 @@ def case_custom_layer_add_weight(tf):
             len(layer.non_trainable_weights)]
 
 
+def case_add_weight_with_a_tf_function_as_initializer(tf):
+    """An initializer may be any callable taking the shape and ``dtype=`` (tf.random.normal,
+    tf.ones): Keras passes the dtype by keyword."""
+    class Scale(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1],), initializer=tf.ones)
+            self.noise = self.add_weight(shape=(2, 2), initializer=tf.random.normal, trainable=False)
+
+        def call(self, x):
+            return x * self.w
+    layer = Scale()
+    y = layer(tf.constant([[1.0, 2.0, 3.0]]))
+    return [y, layer.noise.shape, tf.as_dtype(layer.noise.dtype).name, len(layer.trainable_weights)]
+
+
 def case_get_set_weights(tf):
     layer = tf.keras.layers.Dense(2)
     layer(tf.ones((1, 3)))

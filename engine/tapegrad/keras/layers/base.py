@@ -200,7 +200,7 @@ class Layer(Module):
                              f"path='{self.name}/{name if name is not None else 'variable'}'")
         shape = () if shape is None else tuple(int(d) for d in shape)
         with self._own_scope():
-            v = Variable(init(shape, dtype), name=name if name is not None else "variable",
+            v = Variable(init(shape, dtype=dtype), name=name if name is not None else "variable",
                          trainable=trainable and self._trainable, dtype=dtype)
         if not trainable:
             self._frozen_ids = getattr(self, "_frozen_ids", set()) | {id(v)}
