@@ -7,9 +7,8 @@ blocks of about equal op counts. An op's inputs ran before it, so every edge bet
 from an earlier box to a later one: the boxes form a DAG, and only they (with the variables and
 watched tensors, drawn on their own) are laid out.
 """
-from collections import Counter
-
-from .compact import KINDS
+from ..backend import host as np
+from .compact import KINDS, PREFIX
 from .dag import Dag
 from .layout import NODE_SIZE, layered_layout
 
@@ -55,32 +54,55 @@ def group_kind(part):
 
 def collapse(cols):
     """Folds the nodes of ``cols`` (compact.NodeColumns) into boxes and lays them out; gives the
-    nodes drawn on their own a position. Returns the boxes as groups, the layout and the count."""
+    nodes drawn on their own a position. Returns the boxes as groups, the layout and the count.
+    (The columns are read as NumPy arrays: a big tape has tens of thousands of nodes.)"""
     c, tables = cols.cols, cols.t.tables
-    ops = sorted((r for r, k in enumerate(c["kind"]) if k == OP),
-                 key=lambda r: c["id"][r] if isinstance(c["id"][r], int) else 0)
+    kinds = np.asarray(c["kind"], dtype=np.int8)
+    ops = _ops_in_order(c["id"], np.flatnonzero(kinds == OP))
     units = _units(c, tables, ops)
-    box_of = _assign(c, cols.edges, units)
+    box_of = _assign(kinds, cols.edges, units)
+    alone = np.flatnonzero(box_of < 0).tolist()
     dag = Dag()
     for i, (_, members) in enumerate(units):
-        dag.add_node(("u", i), order=members[0], kind="group")
-    for row, b in enumerate(box_of):
-        if b is None:
-            dag.add_node(("n", row), order=row, kind=KINDS[c["kind"][row]])
-    vis = [("n", row) if b is None else ("u", b) for row, b in enumerate(box_of)]
-    carried = Counter((vis[s], vis[t]) for s, t in zip(cols.edges["source"], cols.edges["target"])
-                      if vis[s] != vis[t])
-    for (a, b), n in carried.items():
+        dag.add_node(("u", i), order=int(members[0]), kind="group")
+    for row in alone:
+        dag.add_node(("n", row), order=row, kind=KINDS[c["kind"][row]])
+    carried = _carried(box_of, cols.edges, len(units))
+    for a, b, n in carried:
         dag.add_edge(a, b, count=n)
     coords, layers = layered_layout(dag)
-    members = [[] for _ in units]
-    for row, b in enumerate(box_of):
-        if b is not None:
-            members[b].append(row)
-        else:
-            x, y = coords[("n", row)]
-            c["x"][row], c["y"][row] = x, y
-            c["size"][row] = cols.t.add("sizes", list(NODE_SIZE[KINDS[c["kind"][row]]]))
+    for row in alone:
+        c["x"][row], c["y"][row] = coords[("n", row)]
+        c["size"][row] = cols.t.add("sizes", list(NODE_SIZE[KINDS[c["kind"][row]]]))
+    groups = _boxes(c, tables, units, box_of, coords)
+    ids = {("u", i): f"u:{i}" for i in range(len(units))}
+    ids.update((("n", row), _node_id(c, row)) for row in alone)
+    layout = {"width": max((x for x, _ in coords.values()), default=0) + 120,
+              "height": max((y for _, y in coords.values()), default=0) + 80,
+              "layers": len(layers), "collapsed": True,
+              "edges": [[ids[a], ids[b], n] for a, b, n in carried]}
+    return groups, layout, len(units)
+
+
+def _ops_in_order(ids, ops):
+    """The op rows in the order they ran: by their id (an output's number; 0 for a named one)."""
+    try:
+        numbers = np.asarray(ids, dtype=np.int64)[ops]
+    except (TypeError, ValueError):       # some node has a name for an id
+        numbers = np.array([ids[r] if ids[r].__class__ is int else 0 for r in ops.tolist()],
+                           dtype=np.int64)
+    return ops[np.argsort(numbers, kind="stable")]
+
+
+def _node_id(c, row):
+    number = c["id"][row]
+    return PREFIX.get(KINDS[c["kind"][row]], "t") + str(number) if number.__class__ is int else number
+
+
+def _boxes(c, tables, units, box_of, coords):
+    """Each unit as a group with its box and its member rows (ops, outputs, constants)."""
+    order = np.argsort(box_of, kind="stable")
+    starts = np.searchsorted(box_of[order], np.arange(len(units) + 1))
     gw, gh = NODE_SIZE["group"]
     groups = []
     done = 0
@@ -88,37 +110,52 @@ def collapse(cols):
         label, sub = _describe(key, ops_in, c, tables, done)
         done += len(ops_in)
         x, y = coords[("u", i)]
-        groups.append({"id": f"u:{i}", "label": label, "sub": sub,
-                       "parent": None, "nodes": members[i], "box": [x, y, gw, gh],
+        groups.append({"id": f"u:{i}", "label": label, "sub": sub, "parent": None,
+                       "nodes": order[starts[i]:starts[i + 1]].tolist(), "box": [x, y, gw, gh],
                        "ops": len(ops_in)})
-    ids = {("u", i): f"u:{i}" for i in range(len(units))}
-    ids.update((("n", row), nid) for nid, row in cols.index.items() if box_of[row] is None)
-    layout = {"width": max((x for x, _ in coords.values()), default=0) + 120,
-              "height": max((y for _, y in coords.values()), default=0) + 80,
-              "layers": len(layers), "collapsed": True,
-              "edges": [[ids[a], ids[b], n] for (a, b), n in carried.items()]}
-    return groups, layout, len(units)
+    return groups
+
+
+def _carried(box_of, edges, n_units):
+    """[(from, to, count)]: the edges between drawn items (("u", box) or ("n", row)) and how many
+    edges of the graph each carries, in the order they first occur."""
+    src, dst = np.asarray(edges["source"], dtype=np.int64), np.asarray(edges["target"], dtype=np.int64)
+    n = len(box_of)
+    vis = np.where(box_of >= 0, box_of, n_units + np.arange(n))
+    vs, vt = vis[src], vis[dst]
+    keep = vs != vt
+    pairs = vs[keep] * (n_units + n) + vt[keep]
+    uniq, first, counts = np.unique(pairs, return_index=True, return_counts=True)
+    item = (lambda v: ("u", v) if v < n_units else ("n", v - n_units))
+    out = []
+    for k in np.argsort(first, kind="stable").tolist():
+        a, b = divmod(int(uniq[k]), n_units + n)
+        out.append((item(a), item(b), int(counts[k])))
+    return out
 
 
 def _keys(c, tables, ops, depth):
-    """Each op's box key: ("group", its group path cut at ``depth``) or, for an op in fewer
-    groups, ("line", its group path, file, line); and the longest group path."""
-    cache = {}
-    keys = []
+    """Each op's box key, as an index into the list of distinct keys: ("group", its group path
+    cut at ``depth``) or, for an op in fewer groups, ("line", its group path, file, line); and
+    the longest group path. Ops share a key through their (scope, source) pair."""
+    scope = np.asarray(c["scope"], dtype=np.int64)[ops]
+    where = np.asarray(c["where"], dtype=np.int64)[ops]
+    width = len(tables["sources"]) + 2
+    pairs, inverse = np.unique((scope + 1) * width + (where + 1), return_inverse=True)
+    distinct, index_of, of_pair = [], {}, []
     deepest = 0
-    for r in ops:
-        k = (c["scope"][r], c["where"][r])
-        key = cache.get(k)
-        if key is None:
-            scope = tables["lists"][k[0]] if k[0] >= 0 else []
-            where = tables["sources"][k[1]] if k[1] >= 0 else [None, None, None]
-            fn = where[2]
-            path = tuple(group_path(fn, scope))
-            key = cache[k] = (("group", path[:depth]) if len(path) >= depth else
-                              ("line", path, where[0], where[1]))
-            deepest = max(deepest, len(path))
-        keys.append(key)
-    return keys, deepest
+    for code in pairs.tolist():
+        s, w = divmod(code, width)
+        scope_list = tables["lists"][s - 1] if s > 0 else []
+        src = tables["sources"][w - 1] if w > 0 else [None, None, None]
+        path = tuple(group_path(src[2], scope_list))
+        key = ("group", path[:depth]) if len(path) >= depth else ("line", path, src[0], src[1])
+        deepest = max(deepest, len(path))
+        if key not in index_of:
+            index_of[key] = len(distinct)
+            distinct.append(key)
+        of_pair.append(index_of[key])
+    return distinct, np.asarray(of_pair, dtype=np.int64)[inverse.ravel()], deepest
 
 
 def _units(c, tables, ops):
@@ -127,8 +164,8 @@ def _units(c, tables, ops):
     MAX_BOXES."""
     units = []
     for depth in range(1, 5):
-        keys, deepest = _keys(c, tables, ops, depth)
-        deeper = _runs(ops, keys)
+        distinct, keys, deepest = _keys(c, tables, ops, depth)
+        deeper = _runs(ops, distinct, keys)
         if len(deeper) > len(units):
             units = deeper
         if len(units) >= MIN_BOXES or deepest < depth:     # (deeper keys would be the same)
@@ -136,54 +173,59 @@ def _units(c, tables, ops):
     return _blocks(units, len(ops)) if len(units) > MAX_BOXES else units
 
 
-def _runs(ops, keys):
-    """[(key, [op rows])]: maximal runs of consecutive ops with the same key."""
-    units = []
-    for r, key in zip(ops, keys):
-        if units and units[-1][0] == key:
-            units[-1][1].append(r)
-        else:
-            units.append((key, [r]))
-    return units
+def _runs(ops, distinct, keys):
+    """[(key, op rows)]: maximal runs of consecutive ops with the same key."""
+    if not len(ops):
+        return []
+    starts = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), len(ops)]
+    return [(distinct[keys[a]], ops[a:b]) for a, b in zip(starts, starts[1:])]
 
 
 def _blocks(units, total):
     """Consecutive units merged into at most about MAX_BOXES blocks of similar op counts."""
     target = -(-total // MAX_BOXES)
-    blocks = []
-    for key, rows in units:
-        if blocks and len(blocks[-1][1]) < target:
-            blocks[-1][1].extend(rows)
+    blocks, size = [], 0
+    for _key, rows in units:
+        if blocks and size < target:
+            blocks[-1].append(rows)
+            size += len(rows)
         else:
-            blocks.append((("block",), list(rows)))
-    return blocks
+            blocks.append([rows])
+            size = len(rows)
+    return [(("block",), np.concatenate(parts)) for parts in blocks]
 
 
-def _assign(c, edges, units):
-    """Each node's box (None: drawn on its own): an op's, its output's and its constants' are
-    the op's box; variables, watched tensors and unconsumed inputs stand alone."""
-    box_of = [None] * len(c["kind"])
+def _assign(kinds, edges, units):
+    """Each node's box (-1: drawn on its own): an op's, its output's and its constants' are the
+    op's box (the first edge that links them decides); variables, watched tensors and unconsumed
+    inputs stand alone."""
+    box_of = np.full(len(kinds), -1, dtype=np.int64)
     for i, (_, rows) in enumerate(units):
-        for r in rows:
-            box_of[r] = i
-    kinds = c["kind"]
-    for s, t in zip(edges["source"], edges["target"]):
-        if kinds[s] == OP and box_of[t] is None:
-            box_of[t] = box_of[s]
-        elif kinds[t] == OP and kinds[s] == CONSTANT and box_of[s] is None:
-            box_of[s] = box_of[t]
+        box_of[rows] = i
+    src, dst = np.asarray(edges["source"], dtype=np.int64), np.asarray(edges["target"], dtype=np.int64)
+    ks, kt = kinds[src], kinds[dst]
+    first = box_of.copy()
+    out = (ks == OP) & (first[dst] < 0)            # an op's output goes into the op's box
+    rows, at = np.unique(dst[out], return_index=True)
+    box_of[rows] = first[src[out]][at]
+    const = (kt == OP) & (ks == CONSTANT) & (first[src] < 0)   # a constant into its first op's
+    rows, at = np.unique(src[const], return_index=True)
+    box_of[rows] = first[dst[const]][at]
     return box_of
 
 
 def _describe(key, ops, c, tables, before):
     """A box's label and the line under it (``before``: how many ops ran before its first)."""
-    strings = tables["strings"]
-    lines = [tables["sources"][c["where"][r]][1] for r in ops if c["where"][r] >= 0]
+    strings, sources = tables["strings"], tables["sources"]
+    where = np.asarray(c["where"], dtype=np.int64)[ops]
+    lines = [sources[w][1] for w in np.unique(where[where >= 0]).tolist()]
     lines = [n for n in lines if n is not None]
     where = (f"line {lines[0]}" if min(lines) == max(lines) else
              f"lines {min(lines)}–{max(lines)}") if lines else "no line"
-    names = Counter(strings[c["op"][r]] for r in ops if c["op"][r] >= 0).most_common(3)
-    text = ", ".join(n for n, _ in names[:2]) + ("…" if len(names) > 2 else "")
+    op = np.asarray(c["op"], dtype=np.int64)[ops]
+    names, first, counts = np.unique(op[op >= 0], return_index=True, return_counts=True)
+    top = sorted(zip((-counts).tolist(), first.tolist(), names.tolist()))[:3]
+    text = ", ".join(strings[n] for *_, n in top[:2]) + ("…" if len(top) > 2 else "")
     if key[0] == "group":
         return group_label(key[1][-1]), f"{len(ops)} ops, {where}"
     if key[0] == "block":
