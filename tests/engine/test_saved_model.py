@@ -245,18 +245,22 @@ def _functional():
     return _fill(tf.keras.Model({"a": a, "b": b}, {"o": L.Dense(1)(joined), "s": L.Dense(2)(a)}))
 
 
-class Sub(tf.keras.Model):
+class Residual(tf.keras.Model):
+    """A subclassed model with a skip connection and a list of layers."""
+
     def __init__(self):
         super().__init__()
-        self.hidden = tf.keras.layers.Dense(4, activation="tanh")
-        self.out = tf.keras.layers.Dense(2)
+        self.blocks = [tf.keras.layers.Dense(3, activation="tanh") for _ in range(2)]
+        self.head = tf.keras.layers.Dense(2)
 
     def call(self, x):
-        return self.out(self.hidden(x)) * 2.0
+        for block in self.blocks:
+            x = x + block(x)
+        return self.head(x)
 
 
 def _subclassed():
-    model = Sub()
+    model = Residual()
     model(np.ones((1, 3), np.float32))
     return _fill(model)
 

@@ -31,7 +31,7 @@ from .. import backprop, convert, ground, tensor as tensor_module
 from ..backend import NAME, host as np   # (NumPy itself: its arrays are what is watched)
 from ..ops import array_ops, shape_ops
 from ..primitives import TABLE, Primitive
-from ..recording import bind
+from ..recording import bind, scope_stack
 from ..tape import GradientTape
 from ..tensor import EagerTensor, Tensor, convert_to_tensor
 from ..thread_state import entered, state
@@ -481,6 +481,16 @@ class TraceGraph:
         """What the trace saw in ``slot``: its ``shape`` and ``dtype``."""
         shape, dtype = self._specs[slot]
         return _Seen(shape, dtype)
+
+    def replay_in(self, label, flat_inputs):
+        """``replay`` with its ops grouped under ``label`` (the call's cluster in the tape
+        graph)."""
+        scopes = scope_stack.mine()
+        scopes.append(label)
+        try:
+            return self.replay(flat_inputs)
+        finally:
+            scopes.pop()
 
     def replay(self, flat_inputs):
         """The outputs for ``flat_inputs`` (the call's tensor and variable leaves), computed by

@@ -6,7 +6,6 @@ import inspect
 import types
 import weakref
 
-from .. import recording
 from .calls import _calls, _run_eagerly, call_scope, hooked
 from .concrete import ConcreteFunction
 from .graph import TraceRecorder
@@ -194,12 +193,7 @@ class Function:
             result, graphs[shapes] = self._run(values, named, not tracing, record=flat)
             return result
         if graph.replayable:
-            scopes = recording.scope_stack.mine()
-            scopes.append(self._label)
-            try:
-                return graph.replay(flat)
-            finally:
-                scopes.pop()
+            return graph.replay_in(self._label, flat)
         return self._run(values, named, hide_prints=True)
 
     def _check_variables_made_once(self, first, values, named):

@@ -4,7 +4,6 @@ saved graph, so tapes around the call record its ops and variables are read afre
 signatures (keyword arguments in, a dict of named outputs out, as TensorFlow's)."""
 import collections.abc
 
-from .. import recording
 from ..function.keys import map_leaves
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec, dims_compatible
@@ -83,12 +82,7 @@ class RestoredConcreteFunction:
         graph = self._graphs.get(sizes)
         if graph is None:
             graph = self._graphs[sizes] = self._build(sizes)
-        scopes = recording.scope_stack.mine()
-        scopes.append(self._label)
-        try:
-            return graph.replay(flat)
-        finally:
-            scopes.pop()
+        return graph.replay_in(self._label, flat)
 
     def __call__(self, *args, **kwargs):
         try:
