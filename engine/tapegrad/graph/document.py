@@ -115,16 +115,15 @@ def _label_of(names, x, fallback):
     return fallback
 
 
-def _walk(b, call, node_of=None):
-    """Each backward event: (record, op id, [(input node, index, code, gradient)]); the input's
-    node as ``node_of(tensor id)`` gives it (default: its node id, ``b.node_of_id``).
+def _walk(b, call):
+    """Each backward event: (record, op id, [(input node, index, code, gradient)]).
 
     Each event is one rule applied to one op: the upstream gradient that arrived at its output
     and the contribution it sent to each input; code 0 a contribution, 1 one added to a node that
     already had one (fan-out: ``summed``), 2 an input that does not lead to a source
     (``pruned``), 3 an input the rule gives no gradient for (``none``)."""
     seen = set()
-    node_of = node_of or b.node_of_id
+    node_of = b.node_of_id
     for rec, upstream, cts, wanted in call.events or ():
         if rec.op is READ:
             continue
@@ -157,25 +156,33 @@ def _event_dicts(b, call):
 
 
 def _event_columns(b, call):
-    """The events of a big tape's gradient call, as compact columns without values."""
+    """The events of a big tape's gradient call, as compact columns without values (the codes
+    of ``_walk``, in one loop: a big tape has an event per op)."""
     g = b.g
-    row, tensor_rows = g.index, g.tensor_rows
-    cols = {"op": [], "output": [], "line": [], "upstream": [], "parts": [], "contributions": []}
-    visited = set()
+    row, tensor_rows, row_of = g.index, g.tensor_rows, _row_of_id(b)
+    ops, outputs, lines, parts, flat = [], [], [], [], []
+    visited, seen = set(), set()
     none = g.t.add("values", None)
-    flat = cols["contributions"].extend
-    ops, outputs, lines, parts_of = (cols[k].append for k in ("op", "output", "line", "parts"))
-    for rec, _upstream, op_id, parts in _walk(b, call, _row_of_id(b)):
+    for rec, _upstream, cts, wanted in call.events or ():
+        if rec.op is READ:
+            continue
+        out_id = rec.output._id
+        op_id = f"o{out_id}"
         visited.add(op_id)
-        ops(row[op_id])
-        outputs(tensor_rows[rec.output._id])
+        ops.append(row[op_id])
+        outputs.append(tensor_rows[out_id])
         where = rec.where
-        lines(where[1] if where else None)
-        parts_of(len(parts))
-        for to, k, code, _ in parts:
-            flat((-1 if to is None else to, k, code, -1 if code >= 2 else none))
-    cols["upstream"] = [none] * len(cols["op"])
-    return cols, visited
+        lines.append(where[1] if where else None)
+        parts.append(min(len(rec.inputs), len(cts), len(wanted)))
+        for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
+            to = row_of(x._id)
+            if not w or ct is None:
+                flat += (-1 if to is None else to, k, 2 if not w else 3, -1)
+            else:
+                flat += (-1 if to is None else to, k, 1 if to in seen else 0, none)
+                seen.add(to)
+    return {"op": ops, "output": outputs, "line": lines, "upstream": [none] * len(ops),
+            "parts": parts, "contributions": flat}, visited
 
 
 def _row_of_id(b):
