@@ -7,28 +7,43 @@ FULL_VALUE_LIMIT = 16   # tensors with at most this many elements are shown whol
 
 
 def value_summary(x):
-    """{'shape', 'dtype', 'text', 'data' (small tensors), 'min'/'max'/'mean' (numeric)}."""
+    """{'shape', 'dtype', 'text', 'data' (small tensors), 'min'/'max'/'mean' (numeric)}.
+
+    (NumPy's printing is asked for its options directly, not through ``np.printoptions``, and a
+    single number is summarized without reductions: a tape of a few hundred ops has a summary per
+    tensor, and in a browser each context switch of NumPy's options costs a fraction of a ms.)"""
     if x is None:
         return None
     v = np.asarray(x._value if hasattr(x, "_value") else x)
     out = {"shape": list(v.shape), "dtype": _dtype(v)}
-    if v.dtype.kind == "O":
+    kind = v.dtype.kind
+    if kind == "O":
         out["text"] = str(v.tolist())[:200]
         return out
     if v.size <= FULL_VALUE_LIMIT:
         out["data"] = _json_numbers(v.tolist())
-        with np.printoptions(precision=4, suppress=True):
-            out["text"] = str(v) if v.ndim else _scalar_text(v)
+        out["text"] = (np.array2string(v, precision=4, suppress_small=True) if v.ndim else
+                       _scalar_text(v))
     else:
-        with np.printoptions(precision=4, suppress=True, threshold=8, edgeitems=2):
-            out["text"] = str(v)
-    if v.size and v.dtype.kind in "fiub":
-        finite = v[np.isfinite(v)] if v.dtype.kind == "f" else v
-        if finite.size:
-            out["min"] = _num(finite.min())
-            out["max"] = _num(finite.max())
-            out["mean"] = _num(finite.astype(np.float64).mean())
+        out["text"] = np.array2string(v, precision=4, suppress_small=True, threshold=8,
+                                      edgeitems=2)
+    if v.size and kind in "fiub":
+        out.update(_stats(v, kind))
     return out
+
+
+def _stats(v, kind):
+    """{'min', 'max', 'mean'} of the finite numbers of ``v`` (nothing when there are none)."""
+    if v.size == 1:
+        x = v.reshape(-1)[0]
+        if kind == "f" and not np.isfinite(x):
+            return {}
+        return {"min": _num(x), "max": _num(x), "mean": _num(np.float64(x))}
+    finite = v[np.isfinite(v)] if kind == "f" else v
+    if not finite.size:
+        return {}
+    return {"min": _num(finite.min()), "max": _num(finite.max()),
+            "mean": _num(finite.astype(np.float64).mean())}
 
 
 _SHAPES = {}
