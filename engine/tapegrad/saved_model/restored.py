@@ -93,10 +93,18 @@ class RestoredConcreteFunction:
         return self._run(flat)
 
     def pretty_printed_signature(self, verbose=True):
-        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {_spec_text(s)}"
+        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {_parameter_type(s)}"
                            for n, s in zip(self._names, self._specs))
         return (f"Input Parameters:\n{params}\nOutput Type:\n  {_output_type(self._output_specs)}\n"
                 f"Captures:\n  None")
+
+
+def _parameter_type(spec):
+    """A parameter's type as TensorFlow prints it: its spec, or the Python value it was traced
+    with as ``Literal[...]``."""
+    if spec is None or isinstance(spec, (bool, int, float, str, bytes)):
+        return f"Literal[{spec!r}]"
+    return repr(spec)
 
 
 def _output_type(specs):

@@ -163,9 +163,12 @@ case_call_with_an_unsaved_signature.message_differs = (
 
 
 def case_pretty_printed_concrete_signatures(tf):
+    # (a function returning one tensor: a dict's items print in the order of TensorFlow's
+    # protobuf map, which changes from run to run)
     m = _module(tf)
-    m.pair(tf.constant(1.0))
-    return _saved(tf, m).pair.pretty_printed_concrete_signatures()
+    m.mode(tf.constant(1.0), True)
+    m.mode(tf.constant([1.0, 2.0]), True)
+    return _saved(tf, m).mode.pretty_printed_concrete_signatures()
 
 
 def case_fine_tuning_gradients(tf):
@@ -337,3 +340,28 @@ def case_keras_export_fine_tuning(tf):
         out = loaded.serve(inputs)
         loss = tf.reduce_sum(out["o"] ** 2) + tf.reduce_sum(out["s"])
     return loss, tape.gradient(loss, loaded.trainable_variables)
+
+
+def case_keras_export_serves_any_batch(tf):
+    L = tf.keras.layers
+    model = _fill(tf.keras.Sequential([
+        tf.keras.Input((6, 6, 1)), L.Conv2D(2, 3, activation="relu"), L.MaxPooling2D(),
+        L.Flatten(), L.Dense(3)]))
+    path = _dir()
+    _export(model, path)
+    loaded = tf.saved_model.load(path)
+    images = np.linspace(-1, 1, 5 * 36).reshape(5, 6, 6, 1).astype(np.float32)
+    return [loaded.serve(images[:n]) for n in (1, 2, 5)]
+
+
+def case_keras_export_lstm(tf):
+    L = tf.keras.layers
+    model = _fill(tf.keras.Sequential([tf.keras.Input((4, 2)), L.LSTM(3), L.Dense(1)]))
+    path = _dir()
+    _export(model, path)
+    loaded = tf.saved_model.load(path)
+    steps = np.linspace(-1, 1, 3 * 8).reshape(3, 4, 2).astype(np.float32)
+    return loaded.serve(steps), loaded.serve(steps[:1])
+
+
+case_keras_export_lstm.tolerance = (1e-5, 1e-6)
