@@ -84,3 +84,16 @@ def test_a_plain_session_reports_as_before():
     assert run("x = 1", report=False) == {"ok": True, "error": None, "interrupted": False}
     status = run("1 / 0", report=False)
     assert status["error"] == {"type": "ZeroDivisionError", "line": 1}
+
+
+def test_tracebacks_do_not_show_the_gradient_wrapper():
+    """An error inside tape.gradient reads the same whether the session reports or not."""
+    source = ("import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+              "    y = x * x\nt.gradient(y, x)\nt.gradient(y, x)\n")
+    texts = []
+    for report in (False, True):
+        sent = []
+        runtime.Session(lambda kind, payload: sent.append((kind, payload)), report=report).run(source)
+        texts.append([payload for kind, payload in sent if kind == "traceback"])
+    assert texts[0] == texts[1] and len(texts[0]) == 1
+    assert "the playground" not in texts[1][0] and "frames inside tapegrad" in texts[1][0]
