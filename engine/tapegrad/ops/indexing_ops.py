@@ -101,8 +101,8 @@ class IndexedSlices:
         return IndexedSlices(negative(self.values), self.indices, self._shape)
 
     def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
+        return (f"IndexedSlices(indices={self.indices!s}, values={self.values!s}, "
+                f"dense_shape={self.dense_shape!s})")
 
 
 # -- UnsortedSegmentSum (with an axis) <-> GatherV2 ---------------------------------------------

@@ -56,8 +56,8 @@ class SparseTensor:
         return self.shape
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
+        return (f"SparseTensor(indices={self.indices!s}, values={self.values!s}, "
+                f"dense_shape={self.dense_shape!s})")
 
     __str__ = __repr__
 
