@@ -226,3 +226,43 @@ def test_a_keras_optimizer_inside_strategy_run_sums_the_replicas_and_applies_onc
     np.testing.assert_allclose(w.numpy(), want_w, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(b.numpy(), want_b, rtol=1e-5, atol=1e-6)
     assert int(optimizer.iterations.numpy()) == 5       # one update per step, not per replica
+
+
+class _CountingGroup:
+    """A two-replica group that doubles what it is given and notes each buffer's bytes."""
+
+    size = 2
+
+    def __init__(self):
+        self.buffers = []
+
+    def all_reduce(self, array, op):
+        self.buffers.append(array.nbytes)
+        return array * 2
+
+
+def test_a_big_gradient_set_is_all_reduced_in_bounded_buckets_with_the_same_results():
+    group = _CountingGroup()
+    key = allreduce.register(group)
+    try:
+        _check_buckets(group, key)
+    finally:
+        del allreduce.GROUPS[key]
+
+
+def _check_buckets(group, key):
+    rng = np.random.default_rng(0)
+    grads = [tf.constant(rng.normal(size=s).astype("float32")) for s in [(1000,), (10, 10), (3000,), (700,)]]
+    grads.append(tf.constant(np.ones(5)))                    # float64: a buffer of its own
+    bucketed = allreduce.all_reduce_fused(grads, key, limit=8000)
+    assert group.buffers == [4400, 12000, 2800, 40]          # 4000+400 | 12000 alone | 2800 | f64
+    one = allreduce.all_reduce_fused(grads, key, limit=10**9)
+    assert group.buffers[4:] == [4400 + 12000 + 2800, 40]    # one buffer per dtype
+    for a, b, g in zip(bucketed, one, grads):
+        assert a.shape == g.shape and a.dtype == g.dtype
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+        np.testing.assert_array_equal(a.numpy(), 2 * g.numpy())
+    with tf.GradientTape() as tape:                          # recorded: its gradient flows back
+        tape.watch(grads[0])
+        y = tf.reduce_sum(allreduce.all_reduce_fused(grads[:3], key, limit=8000)[0])
+    np.testing.assert_array_equal(tape.gradient(y, grads[0]).numpy(), np.full(1000, 2.0, "float32"))

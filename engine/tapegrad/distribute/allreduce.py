@@ -13,6 +13,7 @@ is a replica alone (the result is its input); a MirroredStrategy's replica threa
 tf.Tensor([1. 2.], shape=(2,), dtype=float32)
 """
 import itertools
+import os
 
 from .. import shape_rules
 from ..batching import own_vjp
@@ -85,21 +86,56 @@ def all_reduce(x, group=0, op="SUM"):
     return bind(ALL_REDUCE, (convert_to_tensor(x),), {"group": group, "op": op})
 
 
-def all_reduce_fused(tensors, group=0, op="SUM"):
-    """Each tensor all-reduced, in one buffer per dtype: the tensors are flattened and joined,
-    all-reduced once, and cut back into their shapes (recorded by a tape like any op)."""
+def bucket_bytes():
+    """The most bytes one fused all-reduce carries (``TAPEGRAD_ALLREDUCE_BUCKET_MB``, default
+    25 MB as Horovod's fusion buffer and PyTorch DDP's buckets): a bigger gradient set goes in
+    several buffers, so no step needs one copy of every gradient at once."""
+    return int(float(os.environ.get("TAPEGRAD_ALLREDUCE_BUCKET_MB", "25")) * 2**20)
+
+
+def buckets(sizes, limit):
+    """Consecutive positions of ``sizes`` (bytes) in groups of at most ``limit`` bytes (a bigger
+    one alone).
+
+    >>> buckets([4, 4, 4, 10, 1], 8)
+    [[0, 1], [2], [3], [4]]
+    """
+    out, total = [], 0
+    for i, size in enumerate(sizes):
+        if out and total + size <= limit:
+            out[-1].append(i)
+            total += size
+        else:
+            out.append([i])
+            total = size
+    return out
+
+
+def all_reduce_fused(tensors, group=0, op="SUM", limit=None):
+    """Each tensor all-reduced, in few buffers: the tensors of one dtype are flattened and joined
+    into buffers of at most ``limit`` bytes (default ``bucket_bytes()``), each all-reduced once
+    and cut back into their shapes (recorded by a tape like any op). Sums are per element, so
+    the buckets change no result."""
     tensors = [convert_to_tensor(t) for t in tensors]
+    limit = bucket_bytes() if limit is None else limit
     out = [None] * len(tensors)
     by_dtype = {}
     for i, t in enumerate(tensors):
         by_dtype.setdefault(t.dtype, []).append(i)
     for positions in by_dtype.values():
-        parts = [tensors[i] for i in positions]
-        if len(parts) == 1:
-            out[positions[0]] = all_reduce(parts[0], group, op)
-            continue
-        flat = all_reduce(concat([reshape(t, [-1]) for t in parts], 0), group, op)
-        sizes = [int(t.shape.num_elements()) for t in parts]
-        for i, piece, t in zip(positions, split(flat, sizes), parts):
-            out[i] = reshape(piece, t.shape)
+        sizes = [int(tensors[i].shape.num_elements()) * tensors[i].dtype.size for i in positions]
+        for bucket in buckets(sizes, limit):
+            _reduce_joined([positions[k] for k in bucket], tensors, out, group, op)
     return out
+
+
+def _reduce_joined(positions, tensors, out, group, op):
+    """All-reduces ``tensors[positions]`` as one flat buffer into ``out[positions]``."""
+    parts = [tensors[i] for i in positions]
+    if len(parts) == 1:
+        out[positions[0]] = all_reduce(parts[0], group, op)
+        return
+    flat = all_reduce(concat([reshape(t, [-1]) for t in parts], 0), group, op)
+    sizes = [int(t.shape.num_elements()) for t in parts]
+    for i, piece, t in zip(positions, split(flat, sizes), parts):
+        out[i] = reshape(piece, t.shape)
