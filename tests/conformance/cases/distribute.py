@@ -11,6 +11,12 @@ NOTES = {
     'tf.distribute.MirroredStrategy':
         'Replicas run in threads of one process on the one CPU (logical devices only name '
         'them); variables made in scope are one plain variable (TensorFlow: MirroredVariable).',
+    'tf.distribute':
+        'MirroredStrategy, MultiWorkerMirroredStrategy (MPI), OneDeviceStrategy and the default '
+        'strategy (docs/distributed.md). Differs on purpose: a GradientTape opened around '
+        'strategy.run sees every replica (their threads take turns in its recording state), so '
+        'one tape shows the whole step with its AllReduce; TensorFlow\'s sees none of their ops '
+        'and gives None. A tape inside the replica function, TensorFlow\'s pattern, works as there.',
 }
 
 
