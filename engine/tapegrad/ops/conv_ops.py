@@ -14,6 +14,7 @@ import weakref
 from ..backend import xp
 from ..checks import check_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
+from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, deflinear, defvjp, primitive
 from ..checks.dtype_rules import FLOAT, FLOAT_NAMES, INTERNAL, REAL, UNSIGNED_NAMES, accepting, composite
@@ -102,11 +103,18 @@ deflinear(COL2IM, lambda g, ans, cols, **a: bind(IM2COL, (g,), a))
 
 
 # -- Conv2D ---------------------------------------------------------------------------------------
+# The windows times the filter: routed as MatMul's products are (its gradients' products are
+# MatMul), so where this environment sends products of this size to the SIMD kernel (Pyodide),
+# the forward goes there too; natively matmul has no kernel threshold and this is ``a @ b``.
+_windows_times_filter = kernels.route_matmul(lambda a, b, transpose_a, transpose_b: a @ b)
+
+
 def _conv_impl(x, w, ksize, strides, dilations, pads, out_hw, in_hw):
     cols = _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw)
     n = x.shape[0]
     k = ksize[0] * ksize[1] * x.shape[3]
-    out = cols.reshape(n * out_hw[0] * out_hw[1], k) @ w.reshape(k, w.shape[3])
+    out = _windows_times_filter(cols.reshape(n * out_hw[0] * out_hw[1], k),
+                                w.reshape(k, w.shape[3]), False, False)
     return out.reshape(n, out_hw[0], out_hw[1], w.shape[3])
 
 
