@@ -193,3 +193,43 @@ def parse_tensor(serialized, out_type, name=None):
 
 _DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                 "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "string")
+
+
+_RAW_TYPES = ("float16", "float32", "float64", "int32", "uint16", "uint8", "int16", "int8",
+              "int64", "complex64", "complex128", "bool", "bfloat16")
+_ATTR_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """Each string's bytes read as numbers of ``out_type``: the result has the input's shape and
+    one more dimension, the numbers of one string (all strings the same length, or
+    ``fixed_length`` bytes each, cut or padded with zeros).
+
+    >>> import tapegrad as tf
+    >>> tf.io.decode_raw(tf.constant([b"\\x01\\x02\\x03\\x04"]), tf.int16).numpy().tolist()
+    [[513, 1027]]
+    """
+    want = dtypes.as_dtype(out_type)
+    if want.name not in _RAW_TYPES:
+        allowed = ", ".join(_ATTR_NAMES.get(n, n) for n in _RAW_TYPES)
+        raise errors.InvalidArgumentError(
+            f"Value for attr 'out_type' of {_ATTR_NAMES.get(want.name, want.name)} is not in the "
+            f"list of allowed values: {allowed}")
+    data = _string_tensor(input_bytes)._value
+    flat = [b if isinstance(b, bytes) else str(b).encode() for b in data.reshape(-1).tolist()]
+    item = want._np.itemsize
+    if fixed_length is not None:
+        flat = [b[:int(fixed_length)].ljust(int(fixed_length), b"\x00") for b in flat]
+    size = len(flat[0]) if flat else 0
+    for i, b in enumerate(flat):
+        if len(b) != size:
+            raise errors.InvalidArgumentError(
+                "DecodeRaw requires input strings to all be the same size, but element "
+                f"{i} has size {size} != {len(b)} [Op:DecodeRaw]")
+    if size % item:
+        raise errors.InvalidArgumentError(
+            f"Input to DecodeRaw has length {size} that is not a multiple of {item}, the size "
+            f"of {want.name} [Op:DecodeRaw]")
+    order = want._np.newbyteorder("<" if little_endian else ">")
+    numbers = xp.frombuffer(b"".join(flat), order).astype(want._np)
+    return wrap(numbers.reshape(tuple(data.shape) + (size // item,)).copy())

@@ -310,8 +310,8 @@ def _infer_numpy(value):
         elif arr.dtype == np.int64 and not _has_numpy_int64(value):
             if arr.size == 0 or (arr.min() >= -2**31 and arr.max() < 2**31):
                 arr = arr.astype(np.int32)
-        elif arr.dtype.kind in "US":
-            arr = _bytes_array(arr)
+        elif arr.dtype.kind in "US":    # (NumPy's fixed-width text drops trailing NUL bytes)
+            arr = _exact_bytes(leaves, arr)
         return arr
     if hasattr(value, "__array__"):
         return np.asarray(value)
@@ -324,6 +324,26 @@ def _encoded(x):
     if isinstance(x, (list, tuple)):
         return [_encoded(v) for v in x]
     return x.encode("utf-8") if isinstance(x, str) else x
+
+
+def _exact_bytes(leaves, arr):
+    """The object array of ``bytes`` that nested ``leaves`` hold, each as given (``str`` as
+    UTF-8): ``arr``, NumPy's fixed-width form of them, lost their trailing NUL bytes, which
+    TensorFlow keeps (``tf.io.decode_raw`` reads them)."""
+    flat = []
+
+    def walk(x):
+        if isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim):
+            for item in x:
+                walk(item)
+        else:
+            flat.append(x.item() if isinstance(x, np.ndarray) else x)
+    walk(leaves)
+    flat = [x.encode("utf-8") if isinstance(x, str) else bytes(x) if isinstance(x, bytes) else x
+            for x in flat]
+    if len(flat) != arr.size or not all(isinstance(b, bytes) for b in flat):
+        return _bytes_array(arr)
+    return np.array(flat, dtype=object).reshape(arr.shape)
 
 
 def _bytes_array(arr):

@@ -162,3 +162,31 @@ def case_checkpoint_restores_optimizer_slots_when_built(tf):
     return [[tf.convert_to_tensor(w) for w in model.weights],
             [tf.convert_to_tensor(w) for w in model2.weights],
             int(opt2.iterations.numpy())]
+
+
+def case_decode_raw_numbers(tf):
+    pairs = tf.constant([b"\x01\x02\x03\x04", b"\x05\x06\x07\x08"])
+    return [tf.io.decode_raw(pairs, tf.int16), tf.io.decode_raw(pairs, tf.uint8),
+            tf.io.decode_raw(pairs, tf.int16, little_endian=False),
+            tf.io.decode_raw(b"\x00\x00\x80\x3f", tf.float32),
+            tf.io.decode_raw(tf.constant(b"\x01\x00\x00\x00\x00\x00\x00\x00"), tf.int64),
+            tf.io.decode_raw(tf.constant([[b"ab"], [b"cd"]]), tf.uint8),
+            tf.io.decode_raw(tf.constant([b"\x01\x00"]), tf.bool),
+            tf.io.decode_raw(tf.constant([b"abc", b"de"]), tf.uint8, fixed_length=4)]
+
+
+def case_decode_raw_strings_of_different_sizes(tf):
+    return tf.io.decode_raw(tf.constant([b"abc", b"de"]), tf.uint8)
+
+
+def case_decode_raw_length_not_a_multiple(tf):
+    return tf.io.decode_raw(tf.constant([b"abc"]), tf.int16)
+
+
+def case_decode_raw_to_strings(tf):
+    return tf.io.decode_raw(tf.constant([b"abcd"]), tf.string)
+
+
+def case_string_constants_keep_trailing_zero_bytes(tf):
+    t = tf.constant([b"\x01\x00", b"ab", "x", b"y\x00\x00"])
+    return [t, tf.strings.length(t), tf.constant([[b"a\x00"], [b"bc"]])]
