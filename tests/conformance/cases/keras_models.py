@@ -342,3 +342,28 @@ def case_summary_subclassed_after_build(tf):
         model.build((None, 3))
     model.summary()
     return [tuple(w.shape) for w in model.weights]
+
+
+def case_variable_paths(tf):
+    """Keras 3's variable paths: the layers and models a variable was made in (a functional
+    model's layers are built before the model, and tf.name_scope is not part of a path)."""
+    seq = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name="d1")], name="seq")
+    lazy = tf.keras.Sequential([tf.keras.layers.Dense(2, name="d2")], name="lazy")
+    lazy(tf.ones((1, 3)))
+    inputs = tf.keras.Input((3,))
+    func = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="d3")(inputs), name="func")
+
+    class Block(tf.keras.layers.Layer):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.inner = tf.keras.layers.Dense(2, name="inner")
+
+        def call(self, x):
+            return self.inner(x)
+
+    nested = tf.keras.Sequential([tf.keras.Input((2,)), Block(name="block")], name="outer_seq")
+    with tf.name_scope("scope"):
+        alone = tf.keras.layers.Dense(1, name="d4")
+        alone(tf.ones((1, 2)))
+    own = tf.keras.layers.Layer(name="plain").add_weight(shape=(1,), name="w")
+    return [[v.path for v in m.weights] for m in (seq, lazy, func, nested, alone)] + [own.path]

@@ -16,7 +16,7 @@ from ... import dtypes, nest, recording
 from ...module import Module
 from ...ops import add_n, cast, reduce_sum
 from ...tensor import convert_to_tensor
-from ...variables import Variable
+from ...variables import ResourceVariable, Variable
 from .. import initializers, regularizers, symbolic
 from ..naming import to_snake_case, unique_name
 from .input_spec import assert_input_compatibility
@@ -199,9 +199,11 @@ class Layer(Module):
                              f"`None` dimensions). Received: shape={tuple(shape)} for variable "
                              f"path='{self.name}/{name if name is not None else 'variable'}'")
         shape = () if shape is None else tuple(int(d) for d in shape)
+        name = name if name is not None else "variable"
         with self._own_scope():
-            v = Variable(init(shape, dtype=dtype), name=name if name is not None else "variable",
-                         trainable=trainable and self._trainable, dtype=dtype)
+            v = LayerVariable(init(shape, dtype=dtype), name=name,
+                              trainable=trainable and self._trainable, dtype=dtype)
+            v._path = keras_path(name)
         if not trainable:
             self._frozen_ids = getattr(self, "_frozen_ids", set()) | {id(v)}
         self._own_weights.append(v)
@@ -420,6 +422,30 @@ class SymbolicOp(Layer):
 
 
 symbolic.op_layer = SymbolicOp
+
+
+class LayerVariable(ResourceVariable):
+    """A layer's variable: a ``tf.Variable`` (named as the seed tutorials print, ``dense/kernel:0``)
+    with Keras 3's ``path``, the names of the layers and models it was made in
+    (``sequential/dense/kernel``)."""
+
+    __slots__ = ("_path",)
+
+    @property
+    def path(self):
+        return self._path
+
+
+_NOT_IN_PATHS = ("function", "name_scope", "tf.function", "replica")
+
+
+def keras_path(name):
+    """Keras 3's path for a variable ``name`` made now: the open layers' and models' names (a
+    functional model's layers are built before it exists, so none of its name; tf.name_scope
+    is not part of it)."""
+    parts = [p.rsplit(":", 1)[-1] for p in recording.scope_stack
+             if p.partition(":")[0] not in _NOT_IN_PATHS]
+    return "/".join([*parts, name])
 
 
 class _ScopeOnce:

@@ -61,8 +61,9 @@ class Sequential(Model):
 
     def _build_symbolic(self):
         x = self._input_layer.output
-        for layer in self.layers:
-            x = layer(x)
+        with self._own_scope():      # the layers' variables' paths start with the model's name
+            for layer in self.layers:
+                x = layer(x)
         self.built = True
         self._output_shape = x.shape
         unique_name("functional")  # Keras wraps the layers in a functional model here
