@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import SHOTS
+from conftest import ROOT, SHOTS
 
 SVG = "{http://www.w3.org/2000/svg}"
 SMALL = """\
@@ -181,19 +181,8 @@ def draw_times(programs: dict, dist=None) -> dict:
     return out
 
 
-KERAS_STEP = """\
-import numpy as np
-import tensorflow as tf
-dense = [tf.keras.layers.Dense(8, activation="relu", name=n) for n in ("hidden", "mid", "deep", "deeper")]
-model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), *dense, tf.keras.layers.Dense(1, name="out")],
-                            name="net")
-x = tf.constant(np.ones((5, 3), "float32"))
-def step():
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(tf.square(model(x) - 1.0))
-    return tape.gradient(loss, model.trainable_variables)
-grads = step()
-"""
+# the program the engine's static-SVG test draws too (tests/engine/test_graph_hierarchy.py)
+KERAS_STEP = (ROOT / "tests" / "engine" / "graph_programs" / "keras_step.py").read_text()
 
 
 def native_view(source: str) -> dict:
@@ -203,8 +192,7 @@ def native_view(source: str) -> dict:
     from tapegrad.graph.view import visible_graph
     tapegrad.keras.backend.clear_session()
     with capture() as cap:
-        exec(compile(source.replace("import tensorflow as tf", "import tapegrad as tf"), "main.py", "exec"),
-             {"__name__": "__main__"})
+        exec(compile(source, "main.py", "exec"), {"__name__": "__main__"})
     return visible_graph(cap.to_dict())
 
 

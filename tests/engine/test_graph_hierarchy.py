@@ -1,6 +1,8 @@
 """The graph's groups (issue 28, hierarchy): ops are grouped by Keras model, layer and sub-layer,
 by tf.function call and by tf.name_scope, nested as they ran; each group says what it stands for
 (docs/graph-json.md, groups). The page collapses and lays them out (web/src/graph/model.js)."""
+from pathlib import Path
+
 import numpy as np
 
 import tapegrad as tf
@@ -172,17 +174,16 @@ def drawn(svg_text):
     return items, frames, [el.text or "" for el in root.iter(SVG_NS + "text")]
 
 
-def keras_step_doc():
-    dense = [tf.keras.layers.Dense(8, activation="relu", name=n) for n in ("hidden", "mid", "deep", "deeper")]
-    model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), *dense, tf.keras.layers.Dense(1, name="out")],
-                                name="net")
-    x = tf.constant(np.ones((5, 3), "float32"))
+KERAS_STEP = Path(__file__).parent / "graph_programs" / "keras_step.py"
 
-    def step():
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean(tf.square(model(x) - 1.0))
-        tape.gradient(loss, model.trainable_variables)
-    return groups_of(step)
+
+def keras_step_doc():
+    """The groups and document of graph_programs/keras_step.py's step."""
+    tf.keras.backend.clear_session()
+    with capture() as cap:
+        exec(compile(KERAS_STEP.read_text(), str(KERAS_STEP), "exec"), {"__name__": "__main__"})
+    doc = cap.to_dict()
+    return {g["id"]: g for g in doc["groups"]}, doc
 
 
 def test_the_static_svg_draws_a_keras_step_with_its_layers_as_boxes_in_the_models_frame():
