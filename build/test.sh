@@ -19,8 +19,10 @@ echo "== engine tests on the Array API (TAPEGRAD_ARRAY_NAMESPACE=array_api_stric
 TAPEGRAD_ARRAY_NAMESPACE=array_api_strict .venv/bin/python -m pytest -W "ignore:You are comparing" \
   tests/engine/test_seeds.py tests/engine/test_ops_*.py tests/engine/test_tape.py \
   tests/engine/test_gradcheck.py tests/engine/test_backend_seam.py
+# (saved_model's cases match "nn" too: saving needs traces that replay, which the Array API
+# seam does not give, any read of a traced value there making the trace run its Python instead)
 TAPEGRAD_ARRAY_NAMESPACE=array_api_strict .venv/bin/python -m pytest -W "ignore:You are comparing" \
-  tests/engine/test_conformance.py -k "array_api or math or nn or linalg"
+  tests/engine/test_conformance.py -k "(array_api or math or nn or linalg) and not saved_model"
 echo "== GPU suite (CuPy; skipped without a CUDA GPU, saying why)"
 .venv/bin/python -m pytest -rs tests/gpu
 echo "== property suite against recorded TensorFlow (native CPython; tests/property/README.md)"
