@@ -124,6 +124,20 @@ def _attribute_path(node):
     return None
 
 
+def _with_helpers(case, helpers):
+    """The nodes of ``case`` and of the case file's helper functions it calls (a helper that makes
+    a strategy or a model for several cases checks the names it uses in each)."""
+    seen, frontier = set(), [case]
+    while frontier:
+        node = frontier.pop()
+        for sub in ast.walk(node):
+            yield sub
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and \
+                    sub.func.id in helpers and sub.func.id not in seen:
+                seen.add(sub.func.id)
+                frontier.append(helpers[sub.func.id])
+
+
 def _computes_gradients(src):
     return any(k in src for k in (".gradient(", "jacobian(", ".fit(", "apply_gradients",
                                   "minimize(", "train_on_batch("))
@@ -149,6 +163,8 @@ def case_references():
         text = path.read_text()
         tree = ast.parse(text)
         grad_helpers = _gradient_helpers(tree, text)
+        helpers = {n.name: n for n in tree.body
+                   if isinstance(n, ast.FunctionDef) and not n.name.startswith("case_")}
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "NOTES" for t in node.targets):
@@ -162,7 +178,7 @@ def case_references():
                 for c in ast.walk(node))
             if grad:
                 gradient_cases.append((path.stem, node.name))
-            for sub in ast.walk(node):
+            for sub in _with_helpers(node, helpers):
                 p = _attribute_path(sub) if isinstance(sub, ast.Attribute) else None
                 if p and len(p) >= 2:
                     for cut in range(2, len(p) + 1):   # tf.keras.layers.Dense and its prefixes

@@ -21,7 +21,7 @@ NAMESPACES = [
     "tf.keras", "tf.keras.layers", "tf.keras.models", "tf.keras.losses", "tf.keras.metrics",
     "tf.keras.optimizers", "tf.keras.optimizers.schedules", "tf.keras.callbacks",
     "tf.keras.activations", "tf.keras.initializers", "tf.keras.regularizers",
-    "tf.keras.datasets", "tf.keras.backend",
+    "tf.keras.datasets", "tf.keras.backend", "tf.io", "tf.saved_model", "tf.distribute",
 ]
 
 
