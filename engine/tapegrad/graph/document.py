@@ -123,19 +123,24 @@ def _walk(b, call):
     already had one (fan-out: ``summed``), 2 an input that does not lead to a source
     (``pruned``), 3 an input the rule gives no gradient for (``none``)."""
     seen = set()
-    node_of = b.node_of_id
     for rec, upstream, cts, wanted in call.events or ():
         if rec.op is READ:
             continue
-        parts = []
-        for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
-            to = node_of(x._id)
-            if not w or ct is None:
-                parts.append((to, k, 2 if not w else 3, None))
-                continue
-            parts.append((to, k, 1 if to in seen else 0, ct))
-            seen.add(to)
-        yield rec, upstream, f"o{rec.output._id}", parts
+        yield rec, upstream, f"o{rec.output._id}", _parts(rec, cts, wanted, b.node_of_id, seen)
+
+
+def _parts(rec, cts, wanted, node_of, seen):
+    """One event's [(input node, index, code, gradient)] (codes as ``_walk`` says); ``seen``: the
+    nodes that already got a contribution in this call."""
+    parts = []
+    for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
+        to = node_of(x._id)
+        if not w or ct is None:
+            parts.append((to, k, 2 if not w else 3, None))
+            continue
+        parts.append((to, k, 1 if to in seen else 0, ct))
+        seen.add(to)
+    return parts
 
 
 def _event_dicts(b, call):
@@ -156,8 +161,8 @@ def _event_dicts(b, call):
 
 
 def _event_columns(b, call):
-    """The events of a big tape's gradient call, as compact columns without values (the codes
-    of ``_walk``, in one loop: a big tape has an event per op)."""
+    """The events of a big tape's gradient call, as compact columns without values (one loop, no
+    generator: a big tape has an event per op)."""
     g = b.g
     row, tensor_rows, row_of = g.index, g.tensor_rows, _row_of_id(b)
     ops, outputs, lines, parts, flat = [], [], [], [], []
@@ -173,14 +178,10 @@ def _event_columns(b, call):
         outputs.append(tensor_rows[out_id])
         where = rec.where
         lines.append(where[1] if where else None)
-        parts.append(min(len(rec.inputs), len(cts), len(wanted)))
-        for k, (x, ct, w) in enumerate(zip(rec.inputs, cts, wanted)):
-            to = row_of(x._id)
-            if not w or ct is None:
-                flat += (-1 if to is None else to, k, 2 if not w else 3, -1)
-            else:
-                flat += (-1 if to is None else to, k, 1 if to in seen else 0, none)
-                seen.add(to)
+        event = _parts(rec, cts, wanted, row_of, seen)
+        parts.append(len(event))
+        for to, k, code, _ in event:
+            flat += (-1 if to is None else to, k, code, -1 if code >= 2 else none)
     return {"op": ops, "output": outputs, "line": lines, "upstream": [none] * len(ops),
             "parts": parts, "contributions": flat}, visited
 
