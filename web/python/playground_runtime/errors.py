@@ -3,19 +3,14 @@ quiet line a run stopped by the Stop button ends with instead (Stop is not an er
 import os
 import traceback
 
-from .gradients import gradient_file
-
 USER_FILE = "main.py"      # the name the user's code is compiled under: tracebacks show its lines
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _frame_owner(frame, filename):
-    """Who a traceback frame belongs to: "user", "tapegrad", or a top-level module name; None
-    for the scripting API's wrapper of tape.gradient (gradients.py), shown as if absent."""
+    """Who a traceback frame belongs to: "user", "tapegrad", or a top-level module name."""
     if filename == USER_FILE:
         return "user"
-    if filename == gradient_file():
-        return None
     name = frame.f_globals.get("__name__") or ""
     top = name.split(".")[0]
     if top == "tapegrad" or "/tapegrad/" in filename.replace("\\", "/"):
@@ -60,8 +55,6 @@ def user_traceback(exc):
         folded = []      # consecutive frames outside the user's file: (owner, count)
         for frame, entry in zip(frames, entries):
             owner = _frame_owner(frame, entry.filename)
-            if owner is None:
-                continue
             if owner == "user":
                 lines.extend(_folded_lines(folded))
                 folded = []

@@ -11,70 +11,22 @@ Values are plain nested lists (a scalar a number; complex numbers as ``[real, im
 most ``MAX_VALUES`` numbers in all per run: past that (or for a value that cannot be read as
 numbers) a name is listed as omitted instead.
 """
-import contextlib
-import weakref
-
 import numpy as np
 
 MAX_VALUES = 100_000
 
 
-def gradient_file():
-    """This file's name as its code objects carry it."""
-    return GradientNames.recording.__wrapped__.__code__.co_filename
-
-
 class GradientNames:
-    """Notes every gradient result while a run records (``recording()``), without keeping it
-    alive, and finds the run's named gradients afterwards (``report(namespace)``)."""
+    """Finds a run's named gradients (``report(namespace, calls)``) among the results of the
+    ``tape.gradient`` calls its graph capture noted (``Capture.calls``)."""
 
     def __init__(self):
-        self.seen = {}   # id -> weakref to a tensor tape.gradient returned
-
-    @contextlib.contextmanager
-    def recording(self):
-        from tapegrad.recording import engine_files
-        from tapegrad.tape import GradientTape
-        # the wrapper's frame is not the user's: the graph capture names sources, targets and
-        # tapes from the frame that called tape.gradient (recording.user_frame)
-        engine_files[gradient_file()] = True
-        original = GradientTape.__dict__["gradient"]
-        self.seen = {}
-        note = self._note
-
-        def gradient(tape, *args, **kwargs):
-            result = original(tape, *args, **kwargs)
-            note(result)
-            return result
-
-        gradient.__wrapped__ = original
-        gradient.__doc__ = original.__doc__
-        GradientTape.gradient = gradient
-        try:
-            yield
-        finally:
-            GradientTape.gradient = original
-
-    def _note(self, result):
-        if isinstance(result, (list, tuple)):
-            for item in result:
-                self._note(item)
-        elif isinstance(result, dict):
-            for item in result.values():
-                self._note(item)
-        elif result is not None:
-            seen, key = self.seen, id(result)
-            try:
-                ref = weakref.ref(result, lambda r: seen.get(key) is r and seen.pop(key))
-            except TypeError:   # not a tensor tapegrad can refer to weakly: not reported
-                return
-            seen[key] = ref
+        self.seen = {}   # id -> a tensor tape.gradient returned in the run being reported
 
     def _is_gradient(self, value, top=True):
-        """A noted tensor, or (at the top) a non-empty list, tuple or dict of them and Nones
+        """A tensor a gradient call returned, or (at the top) a non-empty list, tuple or dict of them and Nones
         with at least one tensor."""
-        ref = self.seen.get(id(value))
-        if ref is not None and ref() is value:
+        if value is not None and self.seen.get(id(value)) is value:
             return True
         if not top:
             return False
@@ -84,9 +36,12 @@ class GradientNames:
         flags = [item is None or self._is_gradient(item, top=False) for item in items]
         return all(flags) and any(item is not None for item in items)
 
-    def report(self, namespace):
+    def report(self, namespace, calls):
         """``(gradients, omitted)``: {name: plain value} of the named gradients in
-        ``namespace``, and the names left out for the ``MAX_VALUES`` budget."""
+        ``namespace``, and the names left out for the ``MAX_VALUES`` budget; ``calls``: the
+        run's captured gradient calls (``(tape, call, names, reasons, line)``)."""
+        self.seen = {id(r): r for _tape, call, *_ in calls if call.kind == "gradient"
+                     for r in call.results if r is not None}
         gradients, omitted, budget = {}, [], MAX_VALUES
         for name, value in list(namespace.items()):
             if name.startswith("_") or not self._is_gradient(value):

@@ -1,5 +1,4 @@
 """One ``Session`` serves many runs of the user's code (see the package's text)."""
-import contextlib
 import importlib.util
 import json
 import linecache
@@ -73,7 +72,8 @@ class Session:
         except BaseException as exc:
             status = self._late_failure(status, exc, "while exporting the graph")
         if self.report:
-            status["gradients"], status["gradients_omitted"] = self.gradient_names.report(self.namespace)
+            status["gradients"], status["gradients_omitted"] = self.gradient_names.report(
+                self.namespace, cap.calls)
         self.namespace = {}
         return status
 
@@ -89,8 +89,7 @@ class Session:
                 self.plots.install()
             code = compile(source, USER_FILE, "exec")
             self.namespace = {"__name__": "__main__", "__file__": USER_FILE}
-            recording = self.gradient_names.recording() if self.report else contextlib.nullcontext()
-            with cap, self.live_graph.follow(cap), recording:
+            with cap, self.live_graph.follow(cap):
                 exec(code, self.namespace)
         except KeyboardInterrupt as exc:  # Stop (or the code raised it): not an error
             status = stopped_status(exc)
