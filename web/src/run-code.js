@@ -37,8 +37,8 @@ export async function runCode({ runner, editor, output, plots, graph }, number) 
       output.output(stream, text);
     },
     info: (text) => output.note(text),
-    message: (kind, data) => {
-      collected.message(kind, data);
+    message: (kind, data, payload) => {
+      collected.message(kind, data, payload);
       show(kind, data);
     },
   };

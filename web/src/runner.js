@@ -92,7 +92,7 @@ export class PythonRunner {
       },
       out: (m) => this.current?.sink.output?.(m.stream, m.text),
       info: (m) => this.current?.sink.info?.(m.text),
-      msg: (m) => this.current?.sink.message?.(m.kind, JSON.parse(m.payload)),
+      msg: (m) => this.current?.sink.message?.(m.kind, JSON.parse(m.payload), m.payload),
       done: (m) => this.#finish(m.status),
       "csp-violation": (m) => console.error(`Content-Security-Policy violation in the Python worker: ${m.text}`),
       "boot-kept": (m) => noteKeptBoot(m.bootId),   // read by the next visit's first script (early-boot.js)

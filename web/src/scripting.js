@@ -6,22 +6,23 @@
 export const RUN_EVENT = "tapegrad:run";
 
 /**
- * Gathers a run's stdout, stderr and graph: `output(stream, text)` and `message(kind, data)` see
- * what the worker sends; `result(status)` is the run's result.
+ * Gathers a run's stdout, stderr and graph: `output(stream, text)` and `message(kind, data,
+ * payload)` see what the worker sends (payload: the message's JSON text); `result(status)` is the
+ * run's result.
  */
 export function collectRun() {
   const streams = { stdout: [], stderr: [] };
-  let graph = null;
+  let graphText = null;   // the graph's JSON as it came: parsed only when a script reads it
   return {
     output(stream, text) {
       streams[stream]?.push(text);
     },
-    message(kind, data) {
-      if (kind === "graph") graph = structuredClone(data);   // before the panel draws it
+    message(kind, data, payload) {
+      if (kind === "graph") graphText = payload ?? JSON.stringify(data);   // before the panel draws it
       else if (kind === "output") addBatch(streams, data);
     },
     result(status) {
-      return runResult(status, { stdout: streams.stdout.join(""), stderr: streams.stderr.join(""), graph });
+      return runResult(status, { stdout: streams.stdout.join(""), stderr: streams.stderr.join(""), graphText });
     },
   };
 }
@@ -43,18 +44,31 @@ function addBatch(streams, { parts, full }) {
  * {status: "ok"|"interrupted"|"error", error: {type, message, line} | null, stdout, stderr,
  *  graph, gradients, gradientsOmitted}.
  */
-export function runResult(status, { stdout = "", stderr = "", graph = null } = {}) {
+export function runResult(status, { stdout = "", stderr = "", graphText = null } = {}) {
   const outcome = status.ok ? "ok" : status.interrupted ? "interrupted" : "error";
   const error = outcome !== "error" ? null : {
     type: status.error?.type ?? "Error",
     message: status.error?.message ?? status.failed ?? "",
     line: status.error?.line ?? null,
   };
-  return {
-    status: outcome, error, stdout, stderr, graph,
+  const result = {
+    status: outcome, error, stdout, stderr, graph: null,
     gradients: status.gradients ?? {},
     gradientsOmitted: status.gradients_omitted ?? [],
   };
+  if (graphText !== null) lazyGraph(result, graphText);
+  return result;
+}
+
+/** `result.graph`, read from the run's JSON text on first use (a big tape's graph is megabytes:
+ * a page nobody scripts never parses it twice); still an ordinary, enumerable property. */
+function lazyGraph(result, text) {
+  let graph;
+  Object.defineProperty(result, "graph", {
+    enumerable: true, configurable: true,
+    get: () => (graph === undefined ? (graph = JSON.parse(text)) : graph),
+    set: (value) => { graph = value; },
+  });
 }
 
 /** Dispatches the "tapegrad:run" event on `target` (an element's bubbles up to window). */
