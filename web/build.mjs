@@ -12,6 +12,8 @@
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
 //        DIR/boot/{index.html,page.js,boot.css,worker.js} the boot-check page the boot benchmark
 //                                        opens (web/boot/)
+//        DIR/sw.js                       the service worker that keeps this build for offline use
+//                                        (web/src/offline/service-worker.js, with its file list)
 // The gallery (web/examples/manifest.json + *.py) is compiled in as the module "virtual:examples",
 // the Python runtime (web/python/playground_runtime/*.py) as "virtual:runtime".
 //
@@ -149,7 +151,7 @@ async function main() {
     ? bootFiles.reduce((h, f) => h.update(fs.readFileSync(f)), crypto.createHash("sha256")).digest("hex").slice(0, 16)
     : null;
   const workerDefine = { __PYODIDE_DIR__: JSON.stringify(pyodideDir), __BOOT_ID__: JSON.stringify(bootId) };
-  const [page, boot] = await Promise.all([
+  const [page, boot, worker] = await Promise.all([
     // Split: CodeMirror (web/src/editor.js, imported when the page upgrades its editor) is a
     // chunk of its own, assets/chunks/*.js, so that the page's first script stays small.
     // The page's own script, stylesheet and first script are named by their content
@@ -163,7 +165,7 @@ async function main() {
                     outdir: assets, format: "iife", define: workerDefine,
                     entryNames: "[name]-[hash]", metafile: true }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
-                    outdir: assets, format: "iife", define: workerDefine }),
+                    outdir: assets, format: "iife", define: workerDefine, metafile: true }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
                     outdir: out, format: "iife" }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "boot", "worker.js") },
@@ -190,6 +192,53 @@ async function main() {
   for (const name of fs.readdirSync(path.join(WEB, "docs"))) {
     fs.copyFileSync(path.join(WEB, "docs", name), path.join(out, "docs", name));
   }
+  await buildServiceWorker(out, pyodideDir, bootId, [page, boot, worker], iconName);
+}
+
+/** The wheels the page may load: those the gallery's examples import (tensorflow is tapegrad)
+ * and the engine's own (networkx, lazily), with their dependencies; not the test runner's. */
+function exampleWheels(lock) {
+  const byImport = new Map();
+  for (const [name, entry] of Object.entries(lock.packages)) {
+    for (const imp of entry.imports ?? []) byImport.set(imp, name);
+  }
+  const wanted = ["tapegrad", "networkx"];
+  for (const { code } of loadExamples()) {
+    for (const m of code.matchAll(/^\s*(?:import|from)\s+([A-Za-z_]\w*)/gm)) {
+      const name = byImport.get(m[1] === "tensorflow" || m[1] === "keras" ? "tapegrad" : m[1]);
+      if (name) wanted.push(name);
+    }
+  }
+  const seen = new Set();
+  for (let name = wanted.pop(); name; name = wanted.pop()) {
+    if (seen.has(name) || !lock.packages[name]) continue;
+    seen.add(name);
+    wanted.push(...lock.packages[name].depends);
+  }
+  return [...seen].map((name) => lock.packages[name].file_name);
+}
+
+/** DIR/sw.js: the offline service worker with this build's files and a version named by their
+ * bytes (a new build is a new version; web/src/offline/service-worker.js). */
+async function buildServiceWorker(out, pyodideDir, bootId, results, iconName) {
+  const pdir = path.join(out, pyodideDir);
+  const lockFile = path.join(pdir, "pyodide-lock.json");
+  const lock = fs.existsSync(lockFile) ? JSON.parse(fs.readFileSync(lockFile, "utf8")) : { packages: {} };
+  const wheels = new Set(Object.values(lock.packages).map((e) => e.file_name));
+  const runtime = fs.existsSync(pdir)
+    ? fs.readdirSync(pdir, { recursive: true }).map((f) => f.split(path.sep).join("/"))
+      .filter((f) => fs.statSync(path.join(pdir, f)).isFile() && !/\.(br|gz|map)$/.test(f) && !wheels.has(f))
+    : [];
+  const page = results.flatMap((r) => Object.keys(r.metafile.outputs))
+    .map((f) => path.relative(out, path.resolve(f)).split(path.sep).join("/"))
+    .filter((f) => !f.endsWith(".map"));
+  const files = ["./", ...page, `assets/${iconName}`,
+                 ...[...runtime, ...exampleWheels(lock)].sort().map((f) => `${pyodideDir}/${f}`)];
+  const hash = crypto.createHash("sha256").update(String(bootId));
+  for (const f of files) hash.update(f).update(fs.readFileSync(path.join(out, f === "./" ? "index.html" : f)));
+  const offline = { version: hash.digest("hex").slice(0, 16), bootId, files };
+  await esbuild.build({ ...common, entryPoints: { sw: path.join(WEB, "src", "offline", "service-worker.js") },
+                        outdir: out, format: "iife", define: { __OFFLINE__: JSON.stringify(offline) } });
 }
 
 main().catch((err) => {

@@ -158,6 +158,9 @@ def load_once(context, url: str, settle: bool = False) -> dict:
     if settle:
         page.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0",
                                polling=100, timeout=TIMEOUT_MS)
+        # and the build kept for offline use (web/src/offline/), unless service workers are blocked
+        page.wait_for_function("() => ['ready', 'off'].includes(document.documentElement.dataset.offline)",
+                               polling=100, timeout=TIMEOUT_MS)
     marks = page.evaluate("""Object.fromEntries(performance.getEntriesByType('mark')
         .filter((m) => m.name.startsWith('tapegrad:')).map((m) => [m.name.slice(9), m.startTime]))""")
     page.close()
@@ -190,6 +193,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5, help="fresh profiles (each: one cold + one warm load)")
     ap.add_argument("--screenshot", type=Path, default=ROOT / "test-results" / "boot.png")
     ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="the dist/ folder to serve (to compare builds)")
+    ap.add_argument("--service-workers", choices=("allow", "block"), default="allow",
+                    help="block: without the offline service worker (to see what it costs a warm visit)")
     args = ap.parse_args()
     if not (args.dist / "build-info.json").is_file():
         raise SystemExit(f"bench: {args.dist} has no build; run: npm run build")
@@ -203,7 +208,7 @@ def main() -> int:
                 with tempfile.TemporaryDirectory(prefix="tapegrad-chromium-") as profile:
                     ctx = p.chromium.launch_persistent_context(
                         profile, executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS,
-                        viewport={"width": 1280, "height": 800})
+                        viewport={"width": 1280, "height": 800}, service_workers=args.service_workers)
                     settled.append(wait_until_browser_idle())
                     ctx.add_init_script(WATCHER)
                     ctx.on("request", lambda r: external.append(r.url)

@@ -4,7 +4,9 @@
                 the URL ends with "/", so `base_url + "?embed=1"` opens the playground.
   browser       session: headless /usr/bin/chromium through Python Playwright.
   page          function: a factory, `page(path="", viewport=(1280, 800), on_context=None)` ->
-                playwright Page (in its own browser context), closed after the test.
+                playwright Page (in its own browser context), closed after the test. Service
+                workers are blocked (the offline worker would keep 100 MB of files for every
+                page) unless the test passes service_workers="allow" (tests/browser/test_offline.py).
   module_page   module: the same factory, pages live until the module ends (boot Pyodide once,
                 run many snippets on it).
   shot          function: `shot(pg, "name")` saves test-results/browser/<name>.png.
@@ -114,6 +116,7 @@ def browser():
 
 def _factory(browser, base_url, opened: list):
     def open_page(path: str = "", viewport=(1280, 800), allow=(), on_context=None, **context_options):
+        context_options.setdefault("service_workers", "block")
         ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                                   **context_options)
         ctx.add_init_script(CSP_LISTENER)

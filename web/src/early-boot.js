@@ -3,11 +3,13 @@
 // snapshot's libraries compiled as they stream in, the snapshot read), which it hands to the
 // worker: here they start 0.1-0.3 s before the worker could start them, as it must first fetch
 // and run its own script. The main bundle's PythonRunner adopts this worker (runner.js): the
-// messages it sent meanwhile are kept here and replayed in order. In `?embed=1` mode Python
-// starts on the first Run, so nothing starts here.
+// messages it sent meanwhile are kept here and replayed in order. Once the first run has settled,
+// the page keeps its build for offline use (offline/keep.js). In `?embed=1` mode Python starts on
+// the first Run, so nothing starts here (and nothing is kept offline).
 import { keptBootId } from "./boot-cache.js";
 import { sendDownloads } from "./boot-downloads.js";
 import { toWorker } from "./messages.js";
+import { keepForOffline } from "./offline/keep.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 
@@ -28,6 +30,7 @@ import { toWorker } from "./messages.js";
     }, { once: true });
   }
   if (params.get("embed") === "1") return;
+  keepForOffline(new URL("../sw.js", document.currentScript.src));   // after the first run
   const isolated = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated === true;
   const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   const here = document.currentScript.src;

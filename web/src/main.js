@@ -10,6 +10,7 @@ import { announceRun, runQueue } from "./scripting.js";
 import { decodeFragment, encodeFragment, plainFragment } from "./share.js";
 import { clearAllData, createStore } from "./storage.js";
 import { clearBootCaches } from "./boot-cache.js";
+import { forgetOffline } from "./offline/keep.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -215,6 +216,7 @@ async function init() {
     clearTimeout(saveTimer);
     const removed = clearAllData();
     clearBootCaches();   // Python's files kept for the next visit (downloaded again then)
+    forgetOffline();     // and those kept for offline use
     cleared = true;
     example = EXAMPLES[0];
     replaceCode(example.code);
