@@ -5,6 +5,7 @@ Strings have no gradient; every function here returns plain tensors. ``split`` r
 ``tf.fingerprint``, n-grams and joining by segment use TensorFlow's own hashes
 (``string_hash.py``), so bucket numbers match.
 """
+import math
 import re as _re
 import struct
 
@@ -95,7 +96,7 @@ def strip(input, name=None):  # noqa: A002
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     """Splits each string at ``sep`` (default: runs of whitespace): a scalar gives a vector,
-    a vector gives a ``RaggedTensor`` with one row per string.
+    a tensor of rank N a ``RaggedTensor`` of rank N + 1 with one row per string.
 
     >>> import tapegrad as tf
     >>> tf.strings.split(["a b", "c"]).to_list()
@@ -110,17 +111,7 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
             return b.split(None, limit) if limit >= 0 else b.split()
         return b.split(separator, limit) if limit >= 0 else b.split(separator)
 
-    if a.ndim == 0:
-        parts = pieces(_bytes(a[()]))
-        out = xp.empty(len(parts), dtype=object)
-        out[:] = parts
-        return wrap(out)
-    if a.ndim != 1:
-        raise ValueError(f"split: input must be a scalar or a vector, got rank {a.ndim}")
-    rows = [pieces(_bytes(v)) for v in a.tolist()]
-    flat = xp.empty(sum(len(r) for r in rows), dtype=object)
-    flat[:] = [p for r in rows for p in r]
-    return RaggedTensor.from_row_lengths(wrap(flat), [len(r) for r in rows])
+    return _pieces_to_ragged(a, pieces)
 
 
 def join(inputs, separator="", name=None):
@@ -342,7 +333,9 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
             shown = "" if unit == "UTF8_CHAR" else f" b'{b.decode('utf-8', 'replace')}'"
             raise InvalidArgumentError(f"pos {p} out of range for string{shown} at index "
                                        f"{index} [Op:Substr]")
-        part = units[start:start + n]
+        # a negative length: the rest of the string in bytes, nothing in characters (as
+        # TensorFlow's kernel: an unsigned count, and a signed one)
+        part = units[start:] if n < 0 and unit == "BYTE" else units[start:start + max(n, 0)]
         return part if unit == "BYTE" else b"".join(part)
 
     flat = [cut(i, _bytes(v)) for i, v in enumerate(a.reshape(-1).tolist())]
@@ -352,6 +345,8 @@ def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002
 
 
 def _pieces_to_ragged(a, split_fn):
+    """Each string of ``a`` split by ``split_fn``: a scalar gives a vector, a tensor of shape
+    ``[d1, ..., dN]`` a RaggedTensor ``[d1, ..., dN, (pieces)]``."""
     if a.ndim == 0:
         parts = split_fn(_bytes(a[()]))
         out = xp.empty(_len(parts), dtype=object)
@@ -360,7 +355,10 @@ def _pieces_to_ragged(a, split_fn):
     rows = [split_fn(_bytes(v)) for v in a.reshape(-1).tolist()]
     flat = xp.empty(sum(_len(r) for r in rows), dtype=object)
     flat[:] = [p for r in rows for p in r]
-    return RaggedTensor.from_row_lengths(wrap(flat), [_len(r) for r in rows])
+    ragged = RaggedTensor.from_row_lengths(wrap(flat), [_len(r) for r in rows])
+    for k in range(a.ndim - 1, 0, -1):          # the outer dimensions, innermost first
+        ragged = RaggedTensor.from_row_lengths(ragged, [a.shape[k]] * math.prod(a.shape[:k]))
+    return ragged
 
 
 def bytes_split(input, name=None):  # noqa: A002
@@ -374,8 +372,15 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     """Each string split into its characters (each as UTF-8 bytes)."""
     if input_encoding.upper().replace("-", "") != "UTF8":
         raise NotImplementedError("unicode_split: only UTF-8 is implemented")
-    return _pieces_to_ragged(_strings(input, "UnicodeSplit"),
-                             lambda b: [c.encode("utf-8") for c in b.decode("utf-8", errors)])
+    if errors not in ("replace", "ignore", "strict"):
+        raise ValueError(f"errors must be 'replace', 'ignore' or 'strict', got {errors!r}")
+
+    def characters(b):
+        try:
+            return [c.encode("utf-8") for c in b.decode("utf-8", errors)]
+        except UnicodeDecodeError:
+            raise InvalidArgumentError("Invalid formatting on input string [Op:UnicodeDecode]") from None
+    return _pieces_to_ragged(_strings(input, "UnicodeSplit"), characters)
 
 
 # -- hashing into buckets, fingerprints, n-grams, joining by segment -------------------------

@@ -250,3 +250,24 @@ def case_join_scalars_broadcast(tf):
 
 def case_reduce_sum_of_strings(tf):
     return tf.reduce_sum(tf.constant(["a", "b"]))
+
+
+def case_split_of_a_matrix(tf):
+    """A rank-2 input gives a RaggedTensor of rank 3: its shape, then a row per string."""
+    x = tf.constant([["a b", "c"], ["d e f", ""]])
+    return [tf.strings.split(x), tf.strings.split(x, sep="e")]
+
+
+def case_bytes_and_unicode_split_of_a_matrix(tf):
+    x = tf.constant([["ab", "c"], ["", "d"]])
+    return [tf.strings.bytes_split(x), tf.strings.unicode_split(x, "UTF-8")]
+
+
+def case_unicode_split_strict_on_bad_utf8(tf):
+    return tf.strings.unicode_split(tf.constant([b"ab\xc3"]), "UTF-8", errors="strict")
+
+
+def case_substr_with_a_negative_length(tf):
+    """A negative length: the rest of the string in bytes, nothing in characters."""
+    return [tf.strings.substr(["hello"], 1, -2), tf.strings.substr(["hello"], -2, -1),
+            tf.strings.substr(["h\u00e9llo"], 1, -1, unit="UTF8_CHAR")]
