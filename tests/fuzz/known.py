@@ -19,16 +19,6 @@ def key(program):
 
 
 KNOWN = {
-    'dataset-475f217707': "result['cardinality']: TensorFlow gave 160, tapegrad gave -2",
-    'dataset-4fe0f67d0c': "result['cardinality']: TensorFlow gave 12, tapegrad gave -2",
-    'dataset-64a1eb6ccb': "result['cardinality']: TensorFlow gave 40, tapegrad gave -2",
-    'dataset-6697840de6': "result['cardinality']: TensorFlow gave 3, tapegrad gave -2",
-    'dataset-675fb991ea': "result['cardinality']: TensorFlow gave 3, tapegrad gave -2",
-    'dataset-91ef4c156c': "result['cardinality']: TensorFlow gave 3, tapegrad gave -2",
-    'dataset-a1853e502c': "result['cardinality']: TensorFlow gave 160, tapegrad gave -2",
-    'dataset-a73a2eeffb': "result['cardinality']: TensorFlow gave 160, tapegrad gave -2",
-    'dataset-c0832bc570': "result['cardinality']: TensorFlow gave 40, tapegrad gave -2",
-    'dataset-c6681bdb45': "result['cardinality']: TensorFlow gave 12, tapegrad gave -2",
     'function-072e87b9b1': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
     'function-0e57bed809': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
     'function-0f1ff0a7d4': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",

@@ -222,7 +222,10 @@ class _UnbatchDataset(_UnaryDataset):
         self._spec = structure.pack(input_dataset.element_spec, [
             TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype)
             for s in leaves])
-        self._cardinality = UNKNOWN
+        # TensorFlow's count: the input's times a known, non-zero leading dimension; an
+        # infinite or unknown input stays so, and anything else is unknown (a zero dimension too)
+        n, rows = input_dataset._cardinality, next(iter(leading), 0)
+        self._cardinality = n if n in (INFINITE, UNKNOWN) else n * rows if rows else UNKNOWN
 
     def _elements(self):
         for element in self._input._elements():

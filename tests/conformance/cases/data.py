@@ -1185,3 +1185,15 @@ def case_rebatch(tf):
 
 def case_rebatch_of_scalars(tf):
     return tf.data.Dataset.range(3).rebatch(2)
+
+
+def case_unbatch_cardinality(tf):
+    """unbatch knows its count when every element's leading dimension is known and not zero."""
+    D = tf.data.Dataset
+    return [D.from_tensor_slices(tf.zeros([4, 3, 1])).unbatch().cardinality(),
+            D.from_tensor_slices(tf.zeros([4, 3, 1])).repeat().unbatch().cardinality(),
+            D.from_tensor_slices(tf.zeros([4, 3, 1])).filter(lambda x: True).unbatch().cardinality(),
+            D.from_tensor_slices(tf.zeros([4, 0, 2])).unbatch().cardinality(),
+            D.from_tensor_slices((tf.zeros([4, 3]), tf.zeros([4, 3]))).unbatch().cardinality(),
+            D.range(3).batch(2).unbatch().cardinality(),
+            D.range(4).batch(2, drop_remainder=True).unbatch().cardinality()]
