@@ -1,7 +1,7 @@
 """Turning op arguments into Tensors of one dtype, with TensorFlow's rules and messages."""
 from .backend import xp
 
-from .errors import InvalidArgumentError, invalid_argument
+from .errors import InvalidArgumentError, found_while_building, invalid_argument
 from .tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
@@ -56,12 +56,25 @@ def same_dtype(args, op_name):
         if dtype is None:
             dtype = t.dtype
         elif t._value.dtype != dtype._np:
-            raise InvalidArgumentError(
-                f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
-                f"{tf_type_name(dtype.name)} tensor but is a {tf_type_name(t.dtype.name)} tensor "
-                f"[Op:{op_name}]")
+            raise _mixed_dtypes(op_name, i, dtype, t.dtype, len(args))
         out.append(t)
     return out
+
+
+def _mixed_dtypes(op_name, i, expected, got, count):
+    """TensorFlow's error for input ``i`` of another dtype than the first: eagerly an
+    InvalidArgumentError, in a graph being built (a tf.function's trace) a TypeError."""
+    error = InvalidArgumentError(
+        f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
+        f"{tf_type_name(expected.name)} tensor but is a {tf_type_name(got.name)} tensor "
+        f"[Op:{op_name}]")
+    if count == 2:
+        graph = (f"Input 'y' of '{op_name}' Op has type {got.name} that does not match type "
+                 f"{expected.name} of argument 'x'.")
+    else:
+        graph = (f"Input #{i} of '{op_name}' Op has type {got.name} that does not match type "
+                 f"{expected.name} of input #0.")
+    return found_while_building(error, TypeError, graph)
 
 
 def binary(x, y, op_name):

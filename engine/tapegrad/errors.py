@@ -138,6 +138,17 @@ def invalid_argument(message, builtin=None):
     return cls(message)
 
 
+def found_while_building(error, graph_class, graph_message=None):
+    """Marks ``error``, which an op raises from its inputs' shapes or dtypes alone, as one that
+    TensorFlow's graphs raise while they are built: as ``graph_class`` (``ValueError`` for a
+    shape, ``TypeError`` for a dtype) with ``graph_message``. Eagerly it stays as it is; a
+    ``tf.function`` that meets it while tracing raises it so (function/graph.py,
+    ``as_built_graph_error``)."""
+    error.graph_class = graph_class
+    error.graph_message = graph_message if graph_message is not None else str(error)
+    return error
+
+
 def out_of_memory(op, shape=None, dtype=None):
     """TensorFlow's ``ResourceExhaustedError`` for an allocation that failed (it is also a
     ``MemoryError``, so either ``except`` catches it), naming the shape and dtype when known."""

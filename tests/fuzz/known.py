@@ -19,35 +19,6 @@ def key(program):
 
 
 KNOWN = {
-    'function-072e87b9b1': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-0e57bed809': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-0f1ff0a7d4': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-1b31133a9d': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-21dc673fde': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-22d3dbbb84': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-29fc47b259': "result['results'][0]: TensorFlow gave {'dict': {'tensor': 'string', 'shape': {'list': []}, 'value': 'aa'}}, tapegrad gave 'aa'",
-    'function-2ea4c5510a': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-426b34bd0a': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-47cfa5703d': "result['results'][1]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-4bda2ebdeb': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-50500e1c7f': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-53bb6ff23c': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-574f9518a8': "result['results'][1]: TensorFlow gave {'dict': {'tensor': 'string', 'shape': {'list': []}, 'value': 'b'}}, tapegrad gave 'b'",
-    'function-5d0da77130': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-69abd2b5b5': "result['results'][1]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-6d70076ce4': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-7a1ec1812d': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-7a52f6e56a': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-7abffd60dc': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-7c49b398c8': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-86e5632b07': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-91be4c09a5': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-970ad5776b': "result['results'][1]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-a4282aa070': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-a659be0774': "result['results'][0]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-b5a7dbf281': "result['results'][1]['error']: TensorFlow gave 'ValueError', tapegrad gave 'IndexError'",
-    'function-e71fef752b': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
-    'function-ef4b1889ff': "result['results'][0]['error']: TensorFlow gave 'TypeError', tapegrad gave 'InvalidArgumentError'",
 }
 
 

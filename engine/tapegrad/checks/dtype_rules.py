@@ -97,9 +97,11 @@ class Rule:
         expected = {frozenset({"float"}): "a floating-point tensor",
                     frozenset({"float", "complex"}): "a floating-point or complex tensor",
                     frozenset({"bool"}): "a bool tensor"}.get(frozenset(kinds), "one of the dtypes")
-        return errors.invalid_argument(
+        return errors.found_while_building(errors.invalid_argument(
             f"{op}: {arg} has dtype {name}, which {op} does not accept; expected {expected} "
-            f"({', '.join(names)}) [Op:{op}]", TypeError)
+            f"({', '.join(names)}) [Op:{op}]", TypeError), TypeError,
+            f"Value passed to parameter '{arg}' has DataType {name} not in list of allowed "
+            f"values: {', '.join(names)}")
 
 
 def accepting(*names):

@@ -148,12 +148,31 @@ def _graph_numpy(self):
     return Tensor.numpy(self)
 
 
-def in_user_code(frame, error):
+def in_user_code(frame, error, lineno=None):
     """TensorFlow's text for an error raised while tracing the user's line in ``frame``."""
     code = frame.f_code
-    line = linecache.getline(code.co_filename, frame.f_lineno).strip()
-    return (f'in user code:\n\n    File "{code.co_filename}", line {frame.f_lineno}, in '
+    lineno = frame.f_lineno if lineno is None else lineno
+    line = linecache.getline(code.co_filename, lineno).strip()
+    return (f'in user code:\n\n    File "{code.co_filename}", line {lineno}, in '
             f'{code.co_name}  *\n        {line}\n\n    {error}\n')
+
+
+def as_built_graph_error(error, shapes_known=True):
+    """The error TensorFlow raises, while a ``tf.function`` is traced, for ``error`` (one an op
+    found from shapes or dtypes alone, ``errors.found_while_building``): its graph class
+    (``ValueError``, ``TypeError``) with the user's line; None for any other error, and for a
+    shape's error where the trace leaves dimensions unknown (``shapes_known`` false: the graph
+    is built, and the error comes when it runs)."""
+    graph_class = getattr(error, "graph_class", None)
+    if graph_class is None or (graph_class is ValueError and not shapes_known):
+        return None
+    tb, user = error.__traceback__, None
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_ENGINE_DIR):
+            user = tb
+        tb = tb.tb_next
+    text = f"{graph_class.__name__}: {error.graph_message}"
+    return graph_class(text if user is None else in_user_code(user.tb_frame, text, user.tb_lineno))
 
 
 # ``Tensor._value`` (the slot holding a tensor's array) while tracing. An op that turns a tensor

@@ -8,7 +8,7 @@ import weakref
 
 from .calls import _calls, _run_eagerly, call_scope, hooked
 from .concrete import ConcreteFunction
-from .graph import TraceRecorder
+from .graph import TraceRecorder, as_built_graph_error
 from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
                    tensor_dims, trace_key)
 from .retracing import retracing_watch
@@ -172,12 +172,25 @@ class Function:
             result = self._execute(pattern, values, named, tracing=True)
             if variables_made() != made:
                 self._check_variables_made_once(first, values, named)
-        except BaseException:             # a trace that failed is not kept: the next call traces
-            self._traces.remove(pattern)
-            self._graphs.pop(pattern, None)
-            self._trace_count = count - 1
+        except BaseException as e:
+            graph_error = self._failed_trace(pattern, count, e)
+            if graph_error is not None:
+                raise graph_error from e
             raise
         return result
+
+    def _failed_trace(self, pattern, count, error):
+        """A trace that raised ``error`` is not kept (the next call traces again), unless
+        TensorFlow's graph would have been built: a shape's error where the trace leaves
+        dimensions unknown comes when the graph runs. Returns the error a graph being built
+        raises instead (``as_built_graph_error``), or None to raise ``error`` itself."""
+        shapes_known = all(dims is not None and None not in dims for dims in tensor_dims(pattern))
+        self._graphs.pop(pattern, None)
+        if not shapes_known and getattr(error, "graph_class", None) is ValueError:
+            return None
+        self._traces.remove(pattern)
+        self._trace_count = count - 1
+        return as_built_graph_error(error, shapes_known)
 
     def _execute(self, pattern, values, named, tracing=False):
         """Runs a call of the trace ``pattern``: the graph recorded for these input shapes when

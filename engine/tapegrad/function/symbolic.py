@@ -81,14 +81,14 @@ def _plain(x):
 
 
 def _output(x):
-    """A returned leaf as TensorFlow returns it: tensors (Python numbers, bools, NumPy values and
-    variables converted), plain again if it was a traced argument; None and other objects as
+    """A returned leaf as TensorFlow returns it: tensors (Python numbers, bools, strings, NumPy
+    values and variables converted), plain again if it was a traced argument; None and other objects as
     they are."""
     if isinstance(x, SymbolicTensor):
         return _plain(x)
     if isinstance(x, Variable):          # a graph returns the variable's value
         return x.read_value()
-    if isinstance(x, (bool, int, float, complex)) or is_array(x):
+    if isinstance(x, (bool, int, float, complex, str, bytes)) or is_array(x):
         return convert_to_tensor(x)
     return x
 

@@ -2,7 +2,7 @@
 from ..backend import xp
 
 from .. import checks, convert, dtypes
-from ..errors import InvalidArgumentError, allocating
+from ..errors import InvalidArgumentError, allocating, found_while_building, invalid_argument
 from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's)
     BROADCAST_TO, RESHAPE, as_shape as _as_shape, broadcast_to, reshape, unbroadcast,
 )
@@ -258,14 +258,18 @@ def getitem(x, key):
     index = _normalize_index(key)
     ints = sum(1 for k in index if k is not None and k is not Ellipsis)
     if ints > x._value.ndim:
-        raise IndexError(f"Index out of range: {ints} indices for a tensor of rank {x._value.ndim} "
-                         f"(shape {_fmt(_shape(x))}) [Op:StridedSlice]")
+        ndim = x._value.ndim
+        text = "Attempting to slice scalar input." if ndim == 0 else \
+            f"Index out of range using input dim {ndim}; input has only {ndim} dims"
+        raise found_while_building(invalid_argument(f"{text} [Op:StridedSlice] name: strided_slice/",
+                                                    IndexError), ValueError, text)
     for axis, k in enumerate(k for k in index if k is not None and k is not Ellipsis):
         if isinstance(k, int) and Ellipsis not in index:
             n = _shape(x)[axis]
             if not -n <= k < n:
-                raise InvalidArgumentError(f"slice index {k} of dimension {axis} out of bounds. [Op:StridedSlice] "
-                        f"name: strided_slice/")
+                text = f"slice index {k} of dimension {axis} out of bounds."
+                raise found_while_building(InvalidArgumentError(
+                    f"{text} [Op:StridedSlice] name: strided_slice/"), ValueError, text)
     return bind(STRIDED_SLICE, (x,), {"index": index})
 
 

@@ -243,3 +243,34 @@ def case_input_signature_unknown_batch(tf):
         return tf.reduce_sum(x, axis=1)
     out = [row_sums(tf.ones([1, 2])), row_sums(tf.ones([3, 2])), row_sums(tf.ones([1, 2]))]
     return out, row_sums.experimental_get_tracing_count()
+
+
+def case_errors_found_while_building_the_graph(tf):
+    """What TensorFlow's graph construction finds from shapes and dtypes alone is raised as
+    ValueError or TypeError while tracing; eagerly the same ops raise InvalidArgumentError."""
+    out = []
+
+    @tf.function
+    def first(x):
+        return x[0]
+
+    @tf.function
+    def times(x, y):
+        return x * y
+
+    for call in (lambda: first(tf.constant(0.5)), lambda: first(tf.constant([[1.0], [2.0]])[0, 0]),
+                 lambda: times(tf.constant(1.0, tf.float64), tf.constant(2.0)),
+                 lambda: tf.constant(0.5)[0], lambda: tf.constant([1.0, 2.0])[0, 0],
+                 lambda: tf.constant(1.0, tf.float64) * tf.constant(2.0)):
+        try:
+            out.append(call())
+        except Exception as e:  # noqa: BLE001 - the class and its message are the outcome
+            out.append(type(e).__name__)
+    return out
+
+
+def case_python_strings_returned_become_tensors(tf):
+    @tf.function
+    def twice(x):
+        return x + x
+    return [twice("a"), twice(b"b"), twice(2)]
