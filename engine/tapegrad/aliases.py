@@ -14,6 +14,7 @@ found (``ModuleNotFoundError``), as any missing module.
 ``python -m tapegrad run script.py [args]`` runs a script with the aliases installed; the
 playground installs them for every run.
 """
+import contextlib
 import importlib
 import importlib.abc
 import importlib.util
@@ -67,3 +68,22 @@ def uninstall():
         for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
             if getattr(sys.modules[name], "__name__", "").startswith("tapegrad"):
                 del sys.modules[name]
+
+
+@contextlib.contextmanager
+def aliased():
+    """The aliases for the ``with`` block only: ``sys.modules`` and the import path are put
+    back as they were afterwards (a real TensorFlow imported before included), so a docs build
+    that runs examples written with ``import tensorflow as tf`` (tapegrad.widget.docs_example)
+    leaves the builder's own imports alone."""
+    names = [n for n in sys.modules if n.split(".")[0] in ALIASES]
+    saved = {n: sys.modules[n] for n in names}
+    finders = list(sys.meta_path)
+    install_as_tensorflow()
+    try:
+        yield
+    finally:
+        sys.meta_path[:] = finders
+        for name in [n for n in sys.modules if n.split(".")[0] in ALIASES]:
+            del sys.modules[name]
+        sys.modules.update(saved)

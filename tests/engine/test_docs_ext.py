@@ -18,6 +18,19 @@ def test_example_is_run_natively_with_output_and_graph():
     assert run.svg.startswith("<svg") and "grad: 6" in run.svg
 
 
+def test_example_written_for_tensorflow_and_keras_runs_as_in_the_page():
+    """``import tensorflow as tf`` / ``import keras`` give tapegrad while the example runs (as the
+    playground maps them), and only then: the builder's sys.modules is as it was."""
+    before = {n: m for n, m in sys.modules.items() if n.split(".")[0] in ("tensorflow", "keras")}
+    run = docs_example.run_example(SQUARE.replace("import tapegrad as tf", "import tensorflow as tf\nimport keras")
+                                   + "print(keras.layers.Dense is tf.keras.layers.Dense)\n")
+    assert run.error is None, run.error
+    assert run.stdout == "tf.Tensor(6.0, shape=(), dtype=float32)\nTrue\n"
+    assert run.svg.startswith("<svg") and "grad: 6" in run.svg
+    after = {n: m for n, m in sys.modules.items() if n.split(".")[0] in ("tensorflow", "keras")}
+    assert after == before
+
+
 def test_example_error_is_shown_as_printed():
     run = docs_example.run_example("print('before')\n1 / 0\n")
     assert run.stdout == "before\n"

@@ -16,6 +16,7 @@ import traceback
 from pathlib import Path
 
 from .. import graph
+from ..aliases import aliased
 
 STATIC = Path(__file__).with_name("static")
 CSS = STATIC / "docs" / "docs-example.css"
@@ -31,13 +32,15 @@ class ExampleRun:
 
 
 def run_example(code, name="<tapegrad example>"):
-    """Runs ``code`` in a fresh namespace inside a graph capture; returns an ``ExampleRun``."""
+    """Runs ``code`` in a fresh namespace inside a graph capture, with ``import tensorflow`` and
+    ``import keras`` giving tapegrad as in the page (only while it runs); returns an
+    ``ExampleRun``."""
     if not isinstance(code, str):
         raise TypeError(f"tapegrad docs example: code must be a str, got {type(code).__name__}")
     out = io.StringIO()
     error = None
     cap = graph.capture()
-    with cap, contextlib.redirect_stdout(out):
+    with aliased(), cap, contextlib.redirect_stdout(out):
         try:
             exec(compile(code, name, "exec"), {"__name__": "__tapegrad_example__"})
         except Exception as e:  # the page shows the error as the example printed it
