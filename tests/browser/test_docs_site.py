@@ -66,6 +66,30 @@ def test_edited_example_runs_and_shows_the_new_gradient(site_page, shot):
     shot(pg, "docs-site-edited", full_page=True)
 
 
+BELOW = "() => document.querySelector('.tapegrad-example + *').getBoundingClientRect().top + scrollY"
+
+
+def test_the_built_output_is_shown_in_place_and_run_does_not_move_the_page(site_page):
+    """The pre-rendered output and graph are shown in the element's own console and graph boxes
+    (one style, one size), which keep their size: what follows the example does not move when
+    the reader runs it, while it runs or after."""
+    pg = site_page("index.html", viewport=(1100, 900))
+    pg.wait_for_selector("tapegrad-playground[data-state=idle] .cm-content")
+    example = Playground(pg, "tapegrad-playground")
+    assert "dy/dx = 6.0" in example.console_text()
+    assert example.root.locator("[data-testid=static-graph] svg text").count() > 0
+    assert not pg.locator("[data-testid=prerendered]").first.is_visible()
+    top = pg.evaluate(BELOW)
+    n = example.click_run()
+    pg.wait_for_timeout(300)
+    assert abs(pg.evaluate(BELOW) - top) < 1, "the page moved when Run was pressed"
+    assert example.wait_run(n) == "ok", example.console_text()
+    assert "dy/dx = 6.0" in example.last_run_output()
+    assert example.root.locator("[data-testid=graph] [data-node-id]").count() > 0
+    assert example.root.locator("[data-testid=static-graph]").count() == 0
+    assert abs(pg.evaluate(BELOW) - top) < 1, "the page moved when the run ended"
+
+
 def test_readonly_page_shows_the_none_explanation_before_booting(site_page):
     pg = site_page("none-gradients.html", viewport=(1100, 900))
     pg.wait_for_selector("tapegrad-playground[data-state=idle] .cm-content")

@@ -58,6 +58,7 @@ class TapegradPlayground extends HTMLElement {
   #queue = runQueue(); // its runs, clicked or scripted, one at a time (a run may also wait
                        // behind another element's in the shared worker)
   #running = false;    // its run has started in the worker and not yet ended
+  #fixedConsole = null; // the console showing the page's pre-rendered output, until the first run
 
   connectedCallback() {
     elements.add(this);
@@ -104,7 +105,32 @@ class TapegradPlayground extends HTMLElement {
     this.editor = this.playground.editor;
     this.setStatus = this.playground.setStatus;
     this.setStatus("idle", { text: "Python starts on the first Run" });
+    this.#adoptPrerendered(outputs, graphWrap, consoleBox, graphBox);
     open.addEventListener("click", () => { open.href = base("./") + plainFragment(this.editor.getCode()); });
+  }
+
+  /**
+   * A documentation page's pre-rendered output (the `.tapegrad-prerendered` block right after the
+   * element, tapegrad.widget.docs_example) is shown in the element's own console and graph
+   * boxes, which keep their size from then on: a run replaces their content in place, so
+   * pressing Run does not move the page (its console scrolls instead of growing).
+   */
+  #adoptPrerendered(outputs, graphWrap, consoleBox, graphBox) {
+    const pre = this.nextElementSibling;
+    if (!pre?.classList.contains("tapegrad-prerendered")) return;
+    const text = pre.querySelector(".tapegrad-output")?.textContent ?? "";
+    const svg = pre.querySelector(".tapegrad-graph-svg svg");
+    const { output } = this.playground;
+    output.note("Output when this page was built (Run runs the code in your browser)", "run");
+    if (text) output.output("stdout", text);
+    output.settle();
+    outputs.hidden = false;
+    if (svg) {
+      graphWrap.hidden = false;
+      graphBox.append(el("div", { class: "tgp-static-graph", "data-testid": "static-graph" }, svg.cloneNode(true)));
+    }
+    pre.hidden = true;
+    this.#fixedConsole = consoleBox;
   }
 
   disconnectedCallback() {
@@ -139,6 +165,13 @@ class TapegradPlayground extends HTMLElement {
   async #runNow(code) {
     if (code !== undefined) this.editor.setCode(code);
     this.querySelector(".tgp-outputs").hidden = false;
+    if (this.#fixedConsole) {     // the built output's place, kept: the run's lines replace it
+      const box = this.#fixedConsole;
+      box.style.height = `${box.getBoundingClientRect().height}px`;
+      this.playground.output.clear();
+      this.querySelector(".tgp-static-graph")?.remove();
+      this.#fixedConsole = null;
+    }
     const r = sharedRunner();
     // Queued behind other elements' runs: this element becomes the active one only when the
     // worker actually starts its run.
