@@ -45,6 +45,7 @@ from . import debugging  # noqa: F401
 from . import signal  # noqa: F401
 from . import ragged, sparse, strings  # noqa: F401
 from . import bitwise, sets  # noqa: F401
+from . import experimental  # noqa: F401  (tf.experimental.numpy)
 from . import aliases  # noqa: F401  (tapegrad.install_as_tensorflow)
 
 # every public name of ``tf`` (ops, classes, functions) from api_index.py

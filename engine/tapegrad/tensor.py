@@ -124,6 +124,15 @@ class VariableBase(ArrayProperties):
     __slots__ = ()
 
 
+# ndarray methods tensors have once tf.experimental.numpy.experimental_enable_numpy_behavior()
+# has run (numpy_api/switch.py); before, TensorFlow's error names the switch.
+_NUMPY_METHODS = frozenset("T astype ravel transpose reshape clip size tolist data".split())
+_NUMPY_HINT = """
+        If you are looking for numpy-related methods, please run the following:
+        tf.experimental.numpy.experimental_enable_numpy_behavior()
+      """
+
+
 class Tensor(ArrayProperties):
     """An immutable multidimensional array, as ``tf.Tensor`` in eager mode.
 
@@ -140,6 +149,13 @@ class Tensor(ArrayProperties):
         t = convert_to_tensor(value, dtype)
         self._value = t._value
         self._id = _next_id()
+
+    def __getattr__(self, name):
+        """Only for missing attributes: NumPy's methods point to the switch that gives them."""
+        if name in _NUMPY_METHODS:
+            raise AttributeError(f"{type(self).__name__} object has no attribute '{name}'. "
+                                 + _NUMPY_HINT)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     # -- inspection (shape, dtype, ndim, device, graph, op come from ArrayProperties) ----
     name = _undefined_when_eager("Tensor.name")

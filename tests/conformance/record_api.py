@@ -22,6 +22,7 @@ NAMESPACES = [
     "tf.keras.optimizers", "tf.keras.optimizers.schedules", "tf.keras.callbacks",
     "tf.keras.activations", "tf.keras.initializers", "tf.keras.regularizers",
     "tf.keras.datasets", "tf.keras.backend", "tf.io", "tf.saved_model", "tf.distribute",
+    "tf.experimental.numpy", "tf.experimental.numpy.random",
 ]
 
 
