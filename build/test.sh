@@ -23,6 +23,8 @@ TAPEGRAD_ARRAY_NAMESPACE=array_api_strict .venv/bin/python -m pytest -W "ignore:
 # seam does not give, any read of a traced value there making the trace run its Python instead)
 TAPEGRAD_ARRAY_NAMESPACE=array_api_strict .venv/bin/python -m pytest -W "ignore:You are comparing" \
   tests/engine/test_conformance.py -k "(array_api or math or nn or linalg) and not saved_model"
+echo "== notebooks against recorded TensorFlow, cell by cell (native CPython; tests/notebooks/README.md)"
+.venv/bin/python -m pytest tests/notebooks
 echo "== GPU suite (CuPy; skipped without a CUDA GPU, saying why)"
 .venv/bin/python -m pytest -rs tests/gpu
 echo "== property suite against recorded TensorFlow (native CPython; tests/property/README.md)"
@@ -42,6 +44,8 @@ echo "== property suite against recorded TensorFlow inside Pyodide"
 node build/run_in_pyodide.mjs tests/property/run_in_pyodide.py -q
 echo "== fuzz suite against recorded TensorFlow inside Pyodide"
 node build/run_in_pyodide.mjs tests/fuzz/run_in_pyodide.py -q
+echo "== notebooks against recorded TensorFlow inside Pyodide"
+node build/run_in_pyodide.mjs tests/notebooks/run_in_pyodide.py -q
 echo "== playground tests (headless Chromium)"
 bash build/setup_browser.sh
 .venv/bin/python -m pytest tests/browser
