@@ -10,10 +10,12 @@ import { keptBootId } from "./boot-cache.js";
 import { sendDownloads } from "./boot-downloads.js";
 import { toWorker } from "./messages.js";
 import { keepForOffline } from "./offline/keep.js";
+import { addThemeButton, applyTheme } from "./theme.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 
 (() => {
+  applyTheme();   // before the first paint: a dark page never flashes light
   const params = new URLSearchParams(location.search);
   // The editor's textarea holds the default example (index.html), editable from the first paint.
   // When the page opens other code (autosaved, ?example=, a share link), it is read-only and its
@@ -30,6 +32,10 @@ import { keepForOffline } from "./offline/keep.js";
     }, { once: true });
   }
   if (params.get("embed") === "1") return;
+  document.addEventListener("DOMContentLoaded", () => {
+    const menu = document.getElementById("more-menu");
+    if (menu) addThemeButton(menu, document.getElementById("clear-data"));
+  }, { once: true });
   keepForOffline(new URL("../sw.js", document.currentScript.src));   // after the first run
   const isolated = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated === true;
   const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;

@@ -8,9 +8,11 @@
 // So the editor's look is set here, as a CodeMirror theme, not in the page's CSS.
 import { basicSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
-import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
+import { Compartment, EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags as t } from "@lezer/highlight";
 
 const setMark = StateEffect.define();   // {kind: "step"|"error", line: number|null}
 
@@ -48,6 +50,37 @@ function theme({ fontSize, maxHeight }) {
   });
 }
 
+// The dark theme's editor (the page's <html data-theme="dark">, theme.js): every colour at least
+// 4.5:1 against its background (axe-core's AA check, tests/browser/test_theme.py).
+const DARK_BG = "#12161c";
+const darkTheme = [
+  EditorView.theme({
+    "&": { color: "#e4e7eb", backgroundColor: DARK_BG },
+    ".cm-content": { caretColor: "#f8fafc" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#f8fafc" },
+    "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
+      { backgroundColor: "#264f78" },
+    ".cm-gutters": { backgroundColor: "#161b22", color: "#a3adba", borderRight: "1px solid #2e353f" },
+    ".cm-activeLine": { backgroundColor: "#1a2029" },
+    ".cm-activeLineGutter": { backgroundColor: "#1f2630", color: "#e4e7eb" },
+    ".cm-matchingBracket": { backgroundColor: "#2d3b4f", outline: "1px solid #5b6675" },
+    ".cm-foldPlaceholder": { backgroundColor: "#1f252d", color: "#c7cdd4", border: "1px solid #3b434e" },
+    ".cm-tooltip": { backgroundColor: "#1f252d", color: "#e4e7eb", border: "1px solid #3b434e" },
+  }, { dark: true }),
+  syntaxHighlighting(HighlightStyle.define([
+    { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: "#d2a8ff" },
+    { tag: [t.string, t.special(t.string)], color: "#a5d6a7" },
+    { tag: [t.number, t.bool, t.null, t.atom], color: "#ffb86b" },
+    { tag: [t.comment, t.lineComment, t.blockComment], color: "#a3adba", fontStyle: "italic" },
+    { tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))], color: "#8cc8ff" },
+    { tag: [t.className, t.definition(t.className), t.typeName], color: "#ffd580" },
+    { tag: [t.propertyName, t.attributeName], color: "#9fdcff" },
+    { tag: [t.self, t.special(t.variableName)], color: "#ff9e9e" },
+    { tag: [t.operator, t.punctuation, t.bracket, t.variableName], color: "#e4e7eb" },
+    { tag: t.invalid, color: "#ff8a80" },
+  ])),
+];
+
 /**
  * @param {HTMLElement} parent
  * @param {{doc: string, readOnly?: boolean, label?: string, onChange?: (code: string) => void,
@@ -75,9 +108,16 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true));
+  // the page's theme (<html data-theme>, theme.js)
+  const page = parent.ownerDocument.documentElement;
+  const colours = new Compartment();
+  const themed = () => (page.dataset.theme === "dark" ? darkTheme : []);
+  extensions.push(colours.of(themed()));
   const inDoc = (at) => Math.max(0, Math.min(doc.length, at ?? 0));
   const start = selection ? { anchor: inDoc(selection.anchor), head: inDoc(selection.head) } : undefined;
   const view = new EditorView({ state: EditorState.create({ doc, extensions, selection: start }), parent: root, root });
+  new MutationObserver(() => view.dispatch({ effects: colours.reconfigure(themed()) }))
+    .observe(page, { attributes: true, attributeFilter: ["data-theme"] });
 
   function mark(kind, line, scroll) {
     const effects = [setMark.of({ kind, line })];

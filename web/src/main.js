@@ -2,6 +2,7 @@
 // examples gallery, autosave and share links. `?embed=1` gives the compact layout for iframes
 // (Python then boots on the first Run, and nothing is autosaved); `?example=<id>` opens an example.
 import "../styles/playground.css";
+import "../styles/dark.css";
 import { EXAMPLES, createGallery, exampleById } from "./gallery.js";
 import { createPageEditor } from "./page-editor.js";
 import { assemblePlayground } from "./playground.js";
