@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cells  # noqa: E402
 
 KNOWN = cells.load_known()
-REPORT = {}  # notebook stem: (cells run, matched, known divergences); conftest.py prints it
+REPORT = {}  # stem: (cells run, matched, known divergences, own messages); conftest.py prints it
 
 
 def _replay(notebook):
@@ -48,7 +48,7 @@ def test_notebook_matches_tensorflow(notebook):
         elif diffs and str(i) not in known:
             problems.append(f"cell {i}:\n{sources[i]}\n---\n" + "\n".join(diffs))
         matched += not diffs
-    REPORT[notebook.stem] = (len(sources), matched, len(known))
+    REPORT[notebook.stem] = (len(sources), matched, len(known), len(differs))
     assert not problems, f"{notebook.name}:\n\n" + "\n\n".join(problems)
 
 
