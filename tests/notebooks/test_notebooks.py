@@ -67,3 +67,14 @@ def test_every_notebook_is_recorded_with_tensorflow():
     for notebook in cells.NOTEBOOKS:
         doc = json.loads(cells.fixture_path(notebook).read_text())
         assert doc["recorded_with"].startswith("tensorflow 2.21"), notebook.name
+
+
+@pytest.mark.parametrize("notebook", cells.NOTEBOOKS, ids=[n.stem for n in cells.NOTEBOOKS])
+def test_notebook_reads_like_a_guide(notebook):
+    """nbformat 4 with a kernel spec, and markdown between the code: a guide, not a script."""
+    nb = json.loads(notebook.read_text())
+    assert (nb["nbformat"], nb["metadata"]["kernelspec"]["language"]) == (4, "python")
+    kinds = [c["cell_type"] for c in nb["cells"]]
+    assert kinds[0] == "markdown" and set(kinds) == {"markdown", "code"}, notebook.name
+    assert kinds.count("markdown") >= 5 and kinds.count("code") >= 10, notebook.name
+    assert all(c.get("id") for c in nb["cells"]), f"{notebook.name}: cells need ids (nbformat 4.5)"
