@@ -11,7 +11,7 @@ Tensor class; the dtype names are NumPy's scalar types, as in TensorFlow.
 """
 import math as _math
 
-import numpy as _np
+from ..backend import host as _np  # NumPy itself: its scalar types are the dtype names
 
 from ..tensor import Tensor as ndarray  # noqa: F401
 from . import random  # noqa: F401
@@ -31,6 +31,13 @@ from .shape_ops import (  # noqa: F401
     broadcast_to, concatenate, expand_dims, hstack, ndim, ravel, reshape, shape, size, squeeze,
     stack, take, tile, transpose, vstack,
 )
+from .more_ops import (  # noqa: F401
+    allclose, arccosh, arcsinh, arctan2, arctanh, argsort, around, array_equal, atleast_1d,
+    atleast_2d, atleast_3d, average, conj, conjugate, copy, count_nonzero, cumprod, deg2rad, diag,
+    diagonal, diff, exp2, flip, fliplr, flipud, hypot, imag, inner, isclose, isscalar, log10, log2,
+    logical_xor, meshgrid, moveaxis, nansum, nonzero, outer, positive, ptp, rad2deg, real,
+    reciprocal, repeat, roll, round, signbit, sort, split, swapaxes, trace, tril, triu, vdot,
+)
 from .switch import disable_numpy_behavior, experimental_enable_numpy_behavior  # noqa: F401
 
 bool_ = _np.bool_
@@ -45,4 +52,4 @@ pi, e, inf = _math.pi, _math.e, _math.inf
 newaxis = None
 
 # the implementation modules are not names of TensorFlow's namespace
-del behavior, creation, indexing, math_ops, methods, shape_ops, switch  # noqa: F821
+del behavior, creation, indexing, math_ops, methods, more_ops, shape_ops, switch  # noqa: F821

@@ -6,7 +6,7 @@ case). Turned on, ``Tensor`` gains NumPy's methods (``.reshape``, ``.T``, ``.ast
 arithmetic operators promote dtypes as NumPy does (``int32 + float32 -> float64``) instead of
 refusing mixed dtypes.
 """
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from ..tensor import Tensor, constant

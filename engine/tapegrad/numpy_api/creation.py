@@ -1,6 +1,6 @@
 """Arrays from values and shapes: ``asarray``, ``zeros``, ``arange``... TF-NumPy's defaults are
 NumPy's (float64, int64) unless ``prefer_float32`` was asked for."""
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from ..dtypes import DType

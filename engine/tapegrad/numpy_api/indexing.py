@@ -1,6 +1,6 @@
 """NumPy's indexing on tensors once NumPy behaviour is on: a boolean mask (``x[x > 2]``) and
 integer arrays (``x[[0, 1]]``, ``x[[0, 1], [1, 0]]``) besides TensorFlow's basic slicing."""
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from ..tensor import Tensor

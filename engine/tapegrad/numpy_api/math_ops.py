@@ -1,6 +1,6 @@
 """TF-NumPy's math: elementwise functions, reductions, products, built on tapegrad's ops so a
 GradientTape records them. Inputs are anything ``asarray`` takes; dtypes promote as NumPy's."""
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from ..tensor import _NUMPY_HINT
@@ -15,15 +15,19 @@ def _float(x):
     return x if x._value.dtype.kind in "fc" else ops.cast(x, "float64")
 
 
+def _astype_check(x, always=False):
+    """TensorFlow 2.21's float functions (exp, sqrt, average...) convert a non-float input (round:
+    any input) with the ndarray method ``astype``: before NumPy behaviour is on, that is its
+    AttributeError."""
+    if (always or x._value.dtype.kind not in "fc") and not behavior.enabled():
+        raise AttributeError(f"{type(x).__name__} object has no attribute 'astype'. "
+                             + _NUMPY_HINT)
+    return x
+
+
 def _unary_float(op):
-    """TensorFlow 2.21's float functions (exp, sqrt...) convert a non-float input with the
-    ndarray method ``astype``: before NumPy behaviour is on, that is its AttributeError."""
     def fn(x):
-        x = asarray(x)
-        if x._value.dtype.kind not in "fc" and not behavior.enabled():
-            raise AttributeError(f"{type(x).__name__} object has no attribute 'astype'. "
-                                 + _NUMPY_HINT)
-        return op(_float(x))
+        return op(_float(_astype_check(asarray(x))))
     fn.__name__ = op.__name__
     return fn
 

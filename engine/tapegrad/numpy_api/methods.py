@@ -1,6 +1,6 @@
 """The ndarray methods ``experimental_enable_numpy_behavior`` gives tensors (TensorFlow 2.21's
 list: ``T astype clip data flatten max mean min ravel reshape size tolist transpose``)."""
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from ..dtypes import as_dtype

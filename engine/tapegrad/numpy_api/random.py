@@ -1,6 +1,6 @@
 """``tnp.random``: NumPy's random functions on tapegrad's global seed (float64 by default, as
 TF-NumPy's)."""
-import numpy as _np
+from ..backend import host as _np  # NumPy itself: its scalar types are the dtype names
 
 from .. import ops as _ops, random as _random
 from .creation import np_dtype as _np_dtype

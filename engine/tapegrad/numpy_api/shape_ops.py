@@ -1,5 +1,5 @@
 """TF-NumPy's shape functions: reshape, transpose, concatenate, stack..."""
-import numpy as np
+from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
 from .creation import asarray

@@ -167,6 +167,64 @@ def case_gradient_float32_weights(tf):
     return tape.gradient(loss, w)
 
 
+def case_more_math(tf):
+    a = tf.experimental.numpy.asarray([[1., 2.5, -3.], [4., 5., 6.]])
+    return [tf.experimental.numpy.arcsinh(a), tf.experimental.numpy.arctan2(a, 2.),
+            tf.experimental.numpy.log2(a * a), tf.experimental.numpy.log10(a * a),
+            tf.experimental.numpy.exp2(a), tf.experimental.numpy.reciprocal(a),
+            tf.experimental.numpy.hypot(a, 3.), tf.experimental.numpy.deg2rad(a),
+            tf.experimental.numpy.signbit(a), tf.experimental.numpy.real(a),
+            tf.experimental.numpy.logical_xor(a > 1, a > 4), tf.experimental.numpy.positive(a),
+            tf.experimental.numpy.cumprod(a), tf.experimental.numpy.cumprod(a, axis=1),
+            tf.experimental.numpy.nansum(a), tf.experimental.numpy.ptp(a),
+            tf.experimental.numpy.average(a, axis=0, weights=[1., 3.]),
+            tf.experimental.numpy.average(a), tf.experimental.numpy.count_nonzero([0, 1, 2])]
+
+
+def case_sorting_diagonals_flips(tf):
+    a = tf.experimental.numpy.asarray([[1., 2.5, -3.], [4., 5., 6.]])
+    i = tf.experimental.numpy.arange(6)
+    return [tf.experimental.numpy.sort(a), tf.experimental.numpy.sort(a, axis=0),
+            tf.experimental.numpy.argsort(a), tf.experimental.numpy.diagonal(a),
+            tf.experimental.numpy.diag(tf.experimental.numpy.asarray([1, 2])),
+            tf.experimental.numpy.diag(a), tf.experimental.numpy.trace(a),
+            tf.experimental.numpy.tril(a), tf.experimental.numpy.triu(a, 1),
+            tf.experimental.numpy.flip(a), tf.experimental.numpy.fliplr(a),
+            tf.experimental.numpy.flipud(a), tf.experimental.numpy.roll(i, 2),
+            tf.experimental.numpy.roll(a, 1, axis=1), tf.experimental.numpy.repeat(i, 2),
+            tf.experimental.numpy.split(i, 3), tf.experimental.numpy.split(i, [1, 4]),
+            tf.experimental.numpy.swapaxes(a, 0, 1),
+            tf.experimental.numpy.moveaxis(tf.experimental.numpy.ones([2, 3, 4]), 0, -1).shape,
+            tf.experimental.numpy.diff(i), tf.experimental.numpy.diff(a, axis=0)]
+
+
+def case_products_and_comparisons(tf):
+    a = tf.experimental.numpy.asarray([[1., 2.5, -3.], [4., 5., 6.]])
+    i = tf.experimental.numpy.arange(6)
+    return [tf.experimental.numpy.outer([1, 2], [3, 4, 5]), tf.experimental.numpy.inner(a, a),
+            tf.experimental.numpy.vdot(a, a), tf.experimental.numpy.isclose(a, a + 1e-9),
+            tf.experimental.numpy.allclose(a, a), tf.experimental.numpy.array_equal(a, a),
+            tf.experimental.numpy.array_equal(i, a), tf.experimental.numpy.atleast_1d(1.),
+            tf.experimental.numpy.atleast_2d(i).shape, tf.experimental.numpy.atleast_3d(i).shape,
+            tf.experimental.numpy.atleast_3d(a).shape, tf.experimental.numpy.copy(a),
+            tf.experimental.numpy.meshgrid(i[:2], i[:3]), tf.experimental.numpy.nonzero(a > 2),
+            tf.experimental.numpy.isscalar(1.)]
+
+
+def case_gradient_more_functions(tf):
+    x = tf.Variable([[1., 2.], [3., 4.]])
+    with tf.GradientTape() as tape:
+        y = tf.experimental.numpy.sum(tf.experimental.numpy.outer(
+            tf.experimental.numpy.diagonal(x), tf.experimental.numpy.flip(x)[0]))
+        y = y + tf.experimental.numpy.sum(tf.experimental.numpy.tril(x) *
+                                          tf.experimental.numpy.hypot(x, x))
+    return tape.gradient(y, x)
+
+
+def case_error_round_before_enable(tf):
+    return tf.experimental.numpy.around(tf.constant([1.25]))
+
+
 def case_error_ndarray_method_before_enable(tf):
     return tf.constant([1., 2.]).reshape([2, 1])
 
@@ -251,6 +309,14 @@ def case_on_gradient_through_mask(tf):
             y = tf.reduce_sum(x[x > 0] ** 2)
         return tape.gradient(y, x)
     return _with_numpy_behavior(tf, compute)
+
+
+def case_on_rounding(tf):
+    return _with_numpy_behavior(tf, lambda: [
+        tf.experimental.numpy.around(tf.constant([1.25, 2.5, -0.5])),
+        tf.experimental.numpy.round(tf.constant([1.234, 5.678], tf.float64), 1),
+        tf.experimental.numpy.around(tf.experimental.numpy.arange(3)),
+        tf.experimental.numpy.average(tf.experimental.numpy.arange(4))])
 
 
 def case_on_error_transpose_method_takes_one_argument(tf):
