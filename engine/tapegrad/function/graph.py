@@ -29,6 +29,7 @@ import sys
 
 from .. import backprop, convert, ground, tensor as tensor_module
 from ..backend import NAME, host as np   # (NumPy itself: its arrays are what is watched)
+from ..errors import OperatorNotAllowedInGraphError
 from ..ops import array_ops, shape_ops
 from ..primitives import TABLE, Primitive
 from ..recording import bind, scope_stack
@@ -39,7 +40,7 @@ from ..variables import Variable
 from .calls import _ENGINE_DIR, _HiddenPrints
 from .keys import map_leaves
 
-OP, READ, ASSIGN, VJP = "op", "read", "assign", "vjp"
+OP, READ, ASSIGN, VJP, COND, WHILE = "op", "read", "assign", "vjp", "cond", "while"
 
 _recorders = []          # the TraceRecorders of the traces in progress in this process
 _real_next_id = tensor_module._next_id
@@ -271,7 +272,26 @@ def _read_array(self):
 _GUARDED_SLOT = property(_read_array, _SLOT.__set__)
 
 
-_bool = _noting(Tensor.__bool__, "bool()")
+_SYMBOLIC_BOOL = (
+    "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the "
+    "following resolutions to the problem: If you are running in Graph mode, use Eager "
+    "execution mode or decorate this function with @tf.function. If you are using AutoGraph, "
+    "you can try decorating this function with @tf.function. If that does not work, then you "
+    "may be using an unsupported feature or your source code may not be visible to AutoGraph. "
+    "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
+    "g3doc/reference/limitations.md#access-to-source-code for more information.")
+
+
+def _bool(self):
+    """``bool()`` of a tensor while tracing: marks the trace; in a trace without AutoGraph
+    (``strict``), the user's ``bool()`` of a tensor it computed is TensorFlow's error."""
+    for r in _recorders:
+        if not r.opaque:
+            if r.strict and r.computed(self) and \
+                    not sys._getframe(1).f_code.co_filename.startswith(_ENGINE_DIR):
+                raise OperatorNotAllowedInGraphError(_SYMBOLIC_BOOL)
+            r.fail("bool() of a tensor was taken in Python")
+    return Tensor.__bool__(self)
 _index = _noting(Tensor.__index__, "operator.index()")
 
 
@@ -341,7 +361,8 @@ class TraceRecorder:
     """Records one traced call (see the module docstring). Enter it around the body; ``finish``
     gives the ``TraceGraph``."""
 
-    def __init__(self, flat_inputs):
+    def __init__(self, flat_inputs, strict=False):
+        self.strict = strict          # no AutoGraph: bool() of a computed tensor is an error
         self.made_in_python = {}      # tensor id -> the engine function that made it in Python
         self.reason = None            # why the trace cannot be replayed (the first reason)
         self.nodes = []               # (OP, prim, attrs, input slots, out slot), (READ, ...), ...
@@ -349,8 +370,11 @@ class TraceRecorder:
         self._slot = {}               # tensor id -> slot
         self._arg_of_variable = {}    # id(variable argument) -> its input index
         self.specs = []               # slot -> (shape, dtype) seen while tracing
+        self.held = []                # slot -> the tensor seen there while tracing
+        self.undo = None              # while an untaken branch records: [(variable, array)]
         self.opaque = 0               # > 0 while a reverse rule runs (one node: its ops unseen)
         self.inputs = []              # (input index, slot) for tensor inputs
+        self.flat_inputs = flat_inputs
         for i, x in enumerate(flat_inputs):
             if isinstance(x, Variable):
                 self._arg_of_variable[id(x)] = i
@@ -363,6 +387,7 @@ class TraceRecorder:
     def _new(self, example):
         """A new slot, for values like ``example`` (its shape and dtype are kept for listing)."""
         self.specs.append((tuple(example._value.shape), example.dtype))
+        self.held.append(example)
         return len(self.specs) - 1
 
     def fail(self, reason):
@@ -393,6 +418,8 @@ class TraceRecorder:
                 self.fail("a sparse variable update")
                 return
             value = convert_to_tensor(raw, dtype=var.dtype)
+        if self.undo is not None:
+            self.undo.append((var, var._value))
         self.nodes.append((ASSIGN, self._variable_ref(var), kind, self.slot_of(value)))
 
     def on_vjp(self, prim, vjp, inputs, attrs, wanted, out):
@@ -517,23 +544,63 @@ class TraceGraph:
         vals = self._template[:]
         for i, slot in self.inputs:
             vals[slot] = flat_inputs[i]
-        for node in self.nodes:
-            kind = node[0]
-            if kind is OP:
-                ins = node[3]
-                vals[node[4]] = bind(node[1], tuple([vals[j] for j in ins]), node[2])
-            elif kind is VJP:
-                ins = [vals[j] if type(j) is int else _variable(j[0], flat_inputs)
-                       for j in node[4]]
-                out = node[1](ins[0], ins[1], tuple(ins[2:]), node[2], node[3])
-                for slot, c in zip(node[5], out):
-                    if slot is not None:
-                        vals[slot] = c
-            elif kind is READ:
-                var = node[1]
-                vals[node[2]] = (flat_inputs[var] if type(var) is int else var).read_value()
-            else:
-                var = node[1]
-                var = flat_inputs[var] if type(var) is int else var
-                getattr(var, node[2])(vals[node[3]], read_value=False)
+        run_nodes(self.nodes, vals, flat_inputs)
         return map_leaves(lambda x: vals[x.i] if isinstance(x, _Out) else x, self.outputs)
+
+
+def truth(t):
+    """A scalar tensor's truth value, read without marking a trace (the machinery's read)."""
+    return bool(_SLOT.__get__(t, Tensor))
+
+
+def _replay_vjp(node, vals, flat_inputs):
+    ins = [vals[j] if type(j) is int else _variable(j[0], flat_inputs) for j in node[4]]
+    out = node[1](ins[0], ins[1], tuple(ins[2:]), node[2], node[3])
+    for slot, c in zip(node[5], out):
+        if slot is not None:
+            vals[slot] = c
+
+
+def _replay_cond(node, vals, flat_inputs):
+    """``(COND, predicate slot, (nodes, output slots) per branch, output slots)``."""
+    nodes, outs = node[2] if truth(vals[node[1]]) else node[3]
+    run_nodes(nodes, vals, flat_inputs)
+    for slot, src in zip(node[4], outs):
+        vals[slot] = vals[src]
+
+
+def _replay_while(node, vals, flat_inputs):
+    """``(WHILE, loop slots, initial slots, (cond nodes, cond slot), (body nodes, body
+    output slots))``: the loop's values end in its loop slots."""
+    _, loop, initial, (cond_nodes, cond_slot), (body_nodes, body_outs) = node
+    for slot, src in zip(loop, initial):
+        vals[slot] = vals[src]
+    while True:
+        run_nodes(cond_nodes, vals, flat_inputs)
+        if not truth(vals[cond_slot]):
+            return
+        run_nodes(body_nodes, vals, flat_inputs)
+        new = [vals[src] for src in body_outs]
+        for slot, v in zip(loop, new):
+            vals[slot] = v
+
+
+def run_nodes(nodes, vals, flat_inputs):
+    """Runs recorded ``nodes`` on ``vals`` (slot -> value), through ``recording.bind``."""
+    for node in nodes:
+        kind = node[0]
+        if kind is OP:
+            vals[node[4]] = bind(node[1], tuple([vals[j] for j in node[3]]), node[2])
+        elif kind is VJP:
+            _replay_vjp(node, vals, flat_inputs)
+        elif kind is READ:
+            var = node[1]
+            vals[node[2]] = (flat_inputs[var] if type(var) is int else var).read_value()
+        elif kind is COND:
+            _replay_cond(node, vals, flat_inputs)
+        elif kind is WHILE:
+            _replay_while(node, vals, flat_inputs)
+        else:
+            var = node[1]
+            var = flat_inputs[var] if type(var) is int else var
+            getattr(var, node[2])(vals[node[3]], read_value=False)

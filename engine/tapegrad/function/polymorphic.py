@@ -19,6 +19,15 @@ from .symbolic import outputs, with_symbolic_names
 from .variable_state import UndoAssignments, variables_made
 
 
+# The AutoGraph converter (``autograph.transform.converted``, which installs itself here): a
+# function -> the function ``tf.function`` traces when ``autograph=True``.
+_autograph = [None]
+
+
+def use_autograph(converter):
+    _autograph[0] = converter
+
+
 class FunctionSpec:
     """What ``Function.function_spec`` tells: the Python signature and the input signature."""
 
@@ -125,13 +134,21 @@ class Function:
                 self._bound_by_id[id(instance)] = bound
         return bound
 
-    def _target(self):
+    def _target(self, fn=None):
+        fn = self._python_function if fn is None else fn
         if self._instance_ref is None:
-            return self._python_function
+            return fn
         instance = self._instance_ref()
         if instance is None:
             raise ReferenceError(f"the object whose method {self._name} was bound is gone")
-        return types.MethodType(self._python_function, instance)
+        return types.MethodType(fn, instance)
+
+    def _body(self, hide_prints):
+        """What a call runs: the function converted by AutoGraph (``autograph=True``), except
+        under ``run_functions_eagerly`` (the Python runs as written, as TensorFlow's)."""
+        if not self._autograph or _autograph[0] is None or _run_eagerly[0]:
+            return self._target()
+        return self._target(_autograph[0](self._python_function))
 
     def _looks_like_method(self):
         """A function defined in a class body, not yet bound: its first parameter is ``self``."""
@@ -230,10 +247,11 @@ class Function:
         and returns ``(result, graph)``."""
         args, kwargs = rebuild(self._signature, values, named)
         with call_scope(self._label, hide_prints), hooked(self._python_function):
+            body = self._body(hide_prints)
             if record is None:
-                return outputs(self._target()(*args, **kwargs))
-            with TraceRecorder(record) as recorder:
-                result = outputs(self._target()(*args, **kwargs))
+                return outputs(body(*args, **kwargs))
+            with TraceRecorder(record, strict=not self._autograph) as recorder:
+                result = outputs(body(*args, **kwargs))
                 return result, recorder.finish(result)
 
     def _graph_label(self):
