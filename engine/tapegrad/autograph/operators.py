@@ -136,9 +136,54 @@ def while_stmt(test, body, get_state, set_state, names):
         body()
 
 
+class Range:
+    """``tf.range(...)`` as the iterable of a converted ``for``: not made (its length may be a
+    tensor the trace computed); the loop counts from ``start`` by ``delta`` instead."""
+
+    def __init__(self, make, *args, **kwargs):
+        self.make, self.args, self.kwargs = make, args, kwargs
+
+    def bounds(self):
+        args = dict(zip(("start", "limit", "delta", "dtype"), self.args), **self.kwargs)
+        start, limit = args.get("start", 0), args.get("limit")
+        if limit is None:
+            start, limit = 0, start
+        dtype = args.get("dtype")
+        start = convert_to_tensor(start, dtype=dtype)
+        return start, convert_to_tensor(limit, dtype=start.dtype), \
+            convert_to_tensor(args.get("delta", 1), dtype=start.dtype)
+
+
+def _range_loop(frame, iterable, body, get_state, set_state, names):
+    """A converted ``for`` over ``tf.range``: a graph loop, or NOT_TRACED."""
+    initial, kept, put = _loop_state(get_state, set_state)
+    start, limit, delta = iterable.bounds()
+
+    def loop_cond(i, *values):
+        return (limit - i) * delta > 0
+
+    def loop_body(i, *values):
+        put(values)
+        body(i)
+        state = get_state()
+        return (i + delta,) + tuple(state[j] for j in kept)
+    out = _run_loop(frame, loop_cond, loop_body, (start,) + tuple(initial[j] for j in kept),
+                    ["<index>"] + [names[j] for j in kept])
+    if out is not NOT_TRACED:
+        put(out[1:])
+    else:
+        set_state(initial)
+    return out
+
+
 def for_stmt(iterable, body, get_state, set_state, names):
-    """A converted ``for target in iterable: body(item)``: a loop over a tensor's rows (as
-    ``tf.range`` gives) is graph control flow; any other iterable runs (unrolls) in Python."""
+    """A converted ``for target in iterable: body(item)``: a loop over ``tf.range`` or a
+    tensor's rows is graph control flow; any other iterable runs (unrolls) in Python."""
+    if isinstance(iterable, Range):
+        if _range_loop(sys._getframe(1), iterable, body, get_state, set_state,
+                       names) is not NOT_TRACED:
+            return
+        iterable = iterable.make(*iterable.args, **iterable.kwargs)
     if not isinstance(iterable, Tensor) or not iterable.shape.rank:
         for item in iterable:
             body(item)

@@ -20,6 +20,7 @@ import types
 import warnings
 import weakref
 
+from ..ops.array_ops import range_
 from . import operators
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
@@ -202,6 +203,10 @@ class _Converter(ast.NodeTransformer):
                 f"{tuple(carried)!r})\n")
         out = _build([_def(f"loop_body_{k}", (f"itr_{k}",), assigned, [bind] + node.body)],
                      node, _state_text(k, carried), call)
+        wrapped = getattr(node.iter, "func", None)
+        if isinstance(wrapped, ast.Call) and isinstance(wrapped.func, ast.Attribute) and \
+                wrapped.func.attr == "callee":
+            wrapped.func.attr = "iterated"       # (``ag__.callee``: see ``iterated``)
         out[-1].value.args[0] = node.iter
         return out
 
@@ -278,9 +283,18 @@ def callee(fn):
     return converted(fn)
 
 
+def iterated(fn):
+    """``callee`` for the call giving a converted ``for``'s iterable: ``tf.range`` is left to
+    the loop (``operators.Range``)."""
+    if fn is range_:
+        return lambda *args, **kwargs: operators.Range(fn, *args, **kwargs)
+    return callee(fn)
+
+
 _AG = types.SimpleNamespace(
     if_stmt=operators.if_stmt, while_stmt=operators.while_stmt, for_stmt=operators.for_stmt,
-    Undefined=operators.Undefined, callee=callee)
+    Undefined=operators.Undefined, callee=callee,
+    iterated=iterated)
 
 
 def _tree(fn):

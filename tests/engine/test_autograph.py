@@ -1,0 +1,232 @@
+"""AutoGraph in tapegrad: what the conformance fixtures cannot show (that a converted function's
+later calls replay its graph without running Python, the converted source, conversions that
+fall back to the function as written)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tapegrad as tf
+
+
+def _graphs(f):
+    return [g for shapes in f._graphs.values() for g in shapes.values()]
+
+
+def test_second_call_of_a_branchy_function_runs_no_python():
+    ran = []
+
+    @tf.function
+    def f(x):
+        ran.append("body")
+        if tf.reduce_sum(x) > 0:
+            y = x * 2
+        else:
+            y = -x
+        return y
+    first = f(tf.constant([1.0, 2.0]))
+    assert ran == ["body"]
+    assert [g.replayable for g in _graphs(f)] == [True]
+    second = f(tf.constant([-3.0, 1.0]))          # the other branch, from the graph
+    third = f(tf.constant([4.0, 0.5]))
+    assert ran == ["body"]
+    np.testing.assert_allclose(first.numpy(), [2.0, 4.0])
+    np.testing.assert_allclose(second.numpy(), [3.0, -1.0])
+    np.testing.assert_allclose(third.numpy(), [8.0, 1.0])
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_while_loop_replays_any_number_of_iterations():
+    ran = []
+
+    @tf.function
+    def f(x):
+        ran.append("body")
+        while tf.reduce_sum(x) < 10.0:
+            x = x * 2
+        return x
+    for start, want in (([1.0, 1.0], [8.0, 8.0]), ([3.0, 0.5], [12.0, 2.0]),
+                        ([20.0, 1.0], [20.0, 1.0]), ([0.25, 0.0], [16.0, 0.0])):
+        np.testing.assert_allclose(f(tf.constant(start)).numpy(), want)
+    assert ran == ["body"]
+
+
+def test_for_over_tf_range_replays():
+    @tf.function
+    def power(x, n):
+        y = tf.ones_like(x)
+        for _ in tf.range(n):
+            y = y * x
+        return y
+    assert float(power(tf.constant(2.0), tf.constant(3))) == 8.0
+    assert [g.replayable for g in _graphs(power)] == [True]
+    assert float(power(tf.constant(2.0), tf.constant(5))) == 32.0
+    assert float(power(tf.constant(3.0), tf.constant(0))) == 1.0
+
+
+def test_gradients_through_replayed_branches_match_eager():
+    def f(x):
+        if x > 0:
+            y = x * x * x
+        else:
+            y = tf.sin(x)
+        return y
+    traced = tf.function(f)
+    for v in (1.5, -0.5, 2.0, -2.0):
+        grads = []
+        for fn in (f, traced):
+            x = tf.constant(v)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = fn(x)
+            grads.append(float(tape.gradient(y, x)))
+        assert grads[0] == pytest.approx(grads[1], rel=1e-6)
+    assert traced.experimental_get_tracing_count() == 1
+
+
+def test_gradient_through_replayed_while_matches_eager():
+    def f(x, w):
+        i = tf.constant(0)
+        while i < 3:
+            x = tf.tanh(x * w)
+            i += 1
+        return x
+    traced = tf.function(f)
+    w = tf.Variable(0.7)
+    for v in (0.3, -1.2):
+        grads = []
+        for fn in (f, traced):
+            with tf.GradientTape() as tape:
+                y = fn(tf.constant(v), w)
+            grads.append(float(tape.gradient(y, w)))
+        assert grads[0] == pytest.approx(grads[1], rel=1e-5)
+
+
+def test_variable_updates_in_branches_replay():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            v.assign_add(x)
+        else:
+            v.assign_sub(1.0)
+        return v.read_value()
+    assert float(f(tf.constant(2.0))) == 2.0       # the untaken branch's update is undone
+    assert float(f(tf.constant(-5.0))) == 1.0
+    assert float(f(tf.constant(3.0))) == 4.0
+
+
+def test_to_code_shows_the_converted_calls():
+    def f(x):
+        if x > 0:
+            x = x * 2
+        while x < 10:
+            x = x + 1
+        for k in range(3):
+            x = x - k
+        return x
+    code = tf.autograph.to_code(f)
+    for call in ("ag__.if_stmt(", "ag__.while_stmt(", "ag__.for_stmt("):
+        assert call in code
+    assert code.startswith("def f(x):")
+    assert "x = ag__.Undefined" not in code          # (a parameter is defined)
+    compile(code, "<to_code>", "exec")               # readable Python
+
+
+def test_autograph_false_runs_python_and_run_functions_eagerly_skips_conversion():
+    @tf.function(autograph=False)
+    def f(x):
+        for k in range(3):
+            x = x + k
+        return x
+    assert float(f(tf.constant(1.0))) == 4.0
+    assert f._body(False) is f._python_function
+
+    @tf.function
+    def g(x):
+        return x
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert g._body(False) is g._python_function
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert g._body(False) is not g._python_function
+
+
+def test_do_not_convert_is_respected():
+    @tf.autograph.experimental.do_not_convert
+    def helper(x):
+        if x > 0:
+            return x
+        return -x
+    assert tf.autograph.to_graph(helper) is helper
+
+    @tf.function
+    def f(x):
+        return helper(x) * 2
+    assert float(f(tf.constant(-2.0))) == 4.0
+    assert float(f(tf.constant(3.0))) == 6.0
+
+
+def test_function_without_source_falls_back_with_a_warning():
+    namespace = {}
+    exec("def made(x):\n    if x > 0:\n        x = x * 3\n    return x\n", namespace)
+    made = namespace["made"]       # (its file "<string>" has no source to read)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        f = tf.function(made)
+        assert float(f(tf.constant(2.0))) == 6.0
+        assert float(f(tf.constant(-2.0))) == -2.0
+    assert any("AutoGraph could not transform" in str(w.message) for w in caught)
+
+
+def test_lambda_runs_unconverted():
+    f = tf.function(lambda x: x * 2 if x is not None else x)
+    assert float(f(tf.constant(2.0))) == 4.0
+
+
+def test_helper_used_only_inside_one_branch_is_not_an_error():
+    @tf.function
+    def f(x):
+        if x > 0:
+            t = x * 2
+            y = t + 1
+        else:
+            y = x
+        return y
+    assert float(f(tf.constant(1.0))) == 3.0
+    assert float(f(tf.constant(-1.0))) == -1.0
+
+
+def test_loop_over_a_python_list_unrolls_and_replays():
+    @tf.function
+    def f(x):
+        for scale in [1.0, 2.0, 3.0]:
+            if x > 0:
+                x = x * scale
+            else:
+                x = x - scale
+        return x
+    assert float(f(tf.constant(1.0))) == 6.0
+    assert float(f(tf.constant(-1.0))) == -7.0
+    assert all(g.replayable for g in _graphs(f))
+
+
+def test_methods_are_converted():
+    class Scaler(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x):
+            if x > 0:
+                y = x * self.w
+            else:
+                y = x
+            return y
+    m = Scaler()
+    assert float(m(tf.constant(3.0))) == 6.0
+    assert float(m(tf.constant(-3.0))) == -3.0
+    assert all(g.replayable for g in _graphs(m.__call__))
