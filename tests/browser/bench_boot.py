@@ -145,11 +145,34 @@ def editor_usable_ms(page) -> tuple[float, float]:
     return max(seen["editableMs"], painted) + max(0.0, seen["keyLandedMs"] - seen["keyDownStamp"]), landed
 
 
-def load_once(context, url: str, settle: bool = False) -> dict:
+# Slow links and slow phones (issue 33, item 2), through Chromium's own emulation (DevTools'
+# protocol: it paces the page's downloads and the worker's alike): download and upload Mbit/s,
+# round-trip latency ms, and how many times slower the page's main thread runs (the Python
+# worker's thread is not slowed: Chromium throttles the main thread only).
+NETWORKS = {"10mbit": {"down": 10, "up": 5, "latency": 40, "cpu": 1},
+            "phone": {"down": 20, "up": 10, "latency": 60, "cpu": 4}}
+
+
+def throttle(context, page, network):
+    if network is None:
+        return
+    profile = NETWORKS[network]
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": profile["latency"],
+        "downloadThroughput": profile["down"] * 1e6 / 8, "uploadThroughput": profile["up"] * 1e6 / 8})
+    if profile["cpu"] > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile["cpu"]})
+
+
+def load_once(context, url: str, settle: bool = False, network=None) -> dict:
     """One visit. `settle`: keep the page open until its work after the first run is done (the
     packages' files written, the boot files stored for the next visit: the worker's "settled"
-    mark), as a visitor who reads the result would, before the next visit."""
+    mark), as a visitor who reads the result would, before the next visit. `network`: a key of
+    NETWORKS, or None for the full speed of the loopback."""
     page = context.new_page()
+    throttle(context, page, network)
     page.goto(url, wait_until="commit")
     editor, editor_seen = editor_usable_ms(page)
     page.wait_for_function("() => window.__ttfg && window.__ttfg.doneMs !== null", polling=20,
@@ -193,6 +216,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5, help="fresh profiles (each: one cold + one warm load)")
     ap.add_argument("--screenshot", type=Path, default=ROOT / "test-results" / "boot.png")
     ap.add_argument("--dist", type=Path, default=ROOT / "dist", help="the dist/ folder to serve (to compare builds)")
+    ap.add_argument("--network", choices=sorted(NETWORKS),
+                    help="a slow link (10mbit) or a phone-like profile (phone: 20 Mbit/s, main thread 4x slower)")
     ap.add_argument("--service-workers", choices=("allow", "block"), default="allow",
                     help="block: without the offline service worker (to see what it costs a warm visit)")
     args = ap.parse_args()
@@ -213,8 +238,8 @@ def main() -> int:
                     ctx.add_init_script(WATCHER)
                     ctx.on("request", lambda r: external.append(r.url)
                            if urlparse(r.url).hostname not in ("127.0.0.1", None) else None)
-                    cold.append(load_once(ctx, url, settle=True))
-                    warm.append(load_once(ctx, url))
+                    cold.append(load_once(ctx, url, settle=True, network=args.network))
+                    warm.append(load_once(ctx, url, network=args.network))
                     if i == 0:
                         page = ctx.new_page()
                         page.goto(url)
@@ -230,7 +255,8 @@ def main() -> int:
 
     print(f"Chromium headless, the playground page ({url}, dist/ from {args.dist}); "
           f"times from navigation, {args.runs} fresh profile(s), each opened once the new browser had "
-          f"settled ({', '.join(f'{t:.1f}' for t in settled)} s after its launch)")
+          f"settled ({', '.join(f'{t:.1f}' for t in settled)} s after its launch)"
+          + (f"; network {args.network}: {NETWORKS[args.network]}" if args.network else ""))
     print(summary("cold", cold))
     print(summary("warm", warm))
     tail = [ln for ln in cold[0]["console"].splitlines() if ln.strip()][-1:]

@@ -114,17 +114,25 @@ def _first_gradient_tfjs(playwright, base: str, runs: int, outside) -> dict:
     return {"cold": cold, "warm": warm}
 
 
-def _first_gradient_tapegrad(runs: int) -> dict:
+def _bench_boot(runs: int, *extra: str) -> dict:
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "browser" / "bench_boot.py"),
-                           "--runs", str(runs), "--screenshot", str(site.SITE.parent / "boot.png")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+                           "--runs", str(runs), "--screenshot", str(site.SITE.parent / "boot.png"), *extra],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
     last = (proc.stdout.strip().splitlines() or [""])[-1]
     if not last.startswith("{"):
         raise RuntimeError(f"bench_boot.py exit {proc.returncode}: {(proc.stderr or proc.stdout)[-300:]}")
-    out = json.loads(last)
-    return {"cold": out["chromium_cold_s"], "warm": out["chromium_warm_s"],
-            "ready-cold": out["ready_cold_s"], "ready-warm": out["ready_warm_s"],
-            "editor-cold": out["editor_cold_s"], "editor-warm": out["editor_warm_s"]}
+    return json.loads(last)
+
+
+def _first_gradient_tapegrad(runs: int) -> dict:
+    out = _bench_boot(runs)
+    times = {"cold": out["chromium_cold_s"], "warm": out["chromium_warm_s"],
+             "ready-cold": out["ready_cold_s"], "ready-warm": out["ready_warm_s"],
+             "editor-cold": out["editor_cold_s"], "editor-warm": out["editor_warm_s"]}
+    for network in ("10mbit", "phone"):      # slow links and slow phones (issue 33, item 2)
+        slow = _bench_boot(runs, "--network", network)
+        times[f"{network}-cold"], times[f"{network}-warm"] = slow["chromium_cold_s"], slow["chromium_warm_s"]
+    return times
 
 
 def _first_gradient_rows(times: dict, runs: int) -> list[dict]:

@@ -110,6 +110,11 @@ FIRST_GRADIENT_CASES: list[Case] = [
     Case("TTFG-ready-warm", "playground Ready, warm (page opened again)", "s"),
     Case("TTFG-editor-cold", "playground editor takes typing, cold (new browser profile)", "s"),
     Case("TTFG-editor-warm", "playground editor takes typing, warm (page opened again)", "s"),
+    # the same page through Chromium's network emulation (bench_boot.py --network)
+    Case("TTFG-10mbit-cold", "time to first gradient at 10 Mbit/s (40 ms), cold", "s"),
+    Case("TTFG-10mbit-warm", "time to first gradient at 10 Mbit/s (40 ms), warm", "s"),
+    Case("TTFG-phone-cold", "time to first gradient, phone-like (20 Mbit/s, main thread 4x slower), cold", "s"),
+    Case("TTFG-phone-warm", "time to first gradient, phone-like (20 Mbit/s, main thread 4x slower), warm", "s"),
 ]
 CASES += FIRST_GRADIENT_CASES
 
