@@ -230,3 +230,45 @@ def test_methods_are_converted():
     assert float(m(tf.constant(3.0))) == 6.0
     assert float(m(tf.constant(-3.0))) == -3.0
     assert all(g.replayable for g in _graphs(m.__call__))
+
+
+def test_if_inside_a_tensor_while_and_nested_elif_replay():
+    @tf.function
+    def zigzag(x):
+        i = tf.constant(0)
+        while i < 5:
+            if x > 0:
+                x = x - 1.0
+            else:
+                x = x + 2.0
+            i += 1
+        return x
+
+    @tf.function
+    def bucket(x):
+        if x > 0:
+            if x > 10:
+                r = x * 100
+            else:
+                r = x * 10
+        elif x < -5:
+            r = -x
+        else:
+            r = x
+        return r
+    assert [float(zigzag(tf.constant(v))) for v in (3.0, -3.0, 0.5)] == [1.0, 1.0, 1.5]
+    assert [float(bucket(tf.constant(v))) for v in (20.0, 2.0, -10.0, -1.0)] == \
+        [2000.0, 20.0, 10.0, -1.0]
+    assert all(g.replayable for f in (zigzag, bucket) for g in _graphs(f))
+    assert zigzag.experimental_get_tracing_count() == bucket.experimental_get_tracing_count() == 1
+
+
+def test_assigning_a_global_inside_an_if_stays_python():
+    @tf.function
+    def f(x):
+        global _AUTOGRAPH_TEST_COUNT
+        if x > 0:
+            _AUTOGRAPH_TEST_COUNT = 1
+        return x
+    assert "ag__.if_stmt" not in tf.autograph.to_code(f)
+    assert float(f(tf.constant(2.0))) == 2.0

@@ -14,7 +14,6 @@ import ast
 import builtins
 import inspect
 import os
-import sysconfig
 import textwrap
 import types
 import warnings
@@ -130,9 +129,14 @@ class _Converter(ast.NodeTransformer):
     """Rewrites one function's body (see the module docstring). ``loads``: how often the whole
     function reads each name."""
 
-    def __init__(self, loads, counter):
+    def __init__(self, loads, counter, declared):
         self.loads = loads
         self.counter = counter
+        self.declared = declared       # names the function declares global or nonlocal
+
+    def _kept(self, node, assigned):
+        """Whether ``node`` stays Python: it jumps, or assigns a global or nonlocal name."""
+        return _jumps(node) or not self.declared.isdisjoint(assigned)
 
     def _next(self):
         self.counter[0] += 1
@@ -158,10 +162,10 @@ class _Converter(ast.NodeTransformer):
         return node
 
     def visit_If(self, node):
-        if _jumps(node):
+        assigned = _stored(node.body + node.orelse)
+        if self._kept(node, assigned):
             self.generic_visit(node)
             return node
-        assigned = _stored(node.body + node.orelse)
         carried, outside = self._live(node, assigned)
         self.generic_visit(node)
         k = self._next()
@@ -174,10 +178,10 @@ class _Converter(ast.NodeTransformer):
         return out
 
     def visit_While(self, node):
-        if node.orelse or _jumps(node):
+        assigned = _stored(node.body)
+        if node.orelse or self._kept(node, assigned):
             self.generic_visit(node)
             return node
-        assigned = _stored(node.body)
         carried, _ = self._live(node, assigned)
         self.generic_visit(node)
         k = self._next()
@@ -189,11 +193,11 @@ class _Converter(ast.NodeTransformer):
                                node, _state_text(k, carried), call)
 
     def visit_For(self, node):
-        if node.orelse or _jumps(node):
-            self.generic_visit(node)
-            return node
         assigned = _stored([ast.Assign(targets=[node.target], value=ast.Constant(0))]
                            + node.body)
+        if node.orelse or self._kept(node, assigned):
+            self.generic_visit(node)
+            return node
         carried, _ = self._live(node, assigned)
         self.generic_visit(node)
         k = self._next()
@@ -223,7 +227,7 @@ def convert_def(fdef, counter):
     declared = {name for n in _walk_scope(fdef) if isinstance(n, (ast.Global, ast.Nonlocal))
                 for name in n.names}
     local = [n for n in _stored(fdef.body) if n not in _params(fdef.args) | declared]
-    converter = _Converter(_loads(fdef.body), counter)
+    converter = _Converter(_loads(fdef.body), counter, declared)
     body = []
     for stmt in fdef.body:
         done = converter.visit(stmt)
@@ -238,9 +242,8 @@ def convert_def(fdef, counter):
 # Code that is never converted (as AutoGraph leaves TensorFlow's own and installed libraries):
 # the engine, the standard library, installed packages.
 _ENGINE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_LIBRARIES = tuple({os.path.abspath(p) + os.sep for key in ("stdlib", "platstdlib", "purelib",
-                                                            "platlib")
-                    for p in [sysconfig.get_paths().get(key)] if p} | {_ENGINE})
+_LIBRARIES = (_ENGINE, os.path.dirname(os.path.abspath(os.__file__)) + os.sep)
+_INSTALLED = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
 _converted = weakref.WeakKeyDictionary()     # function -> its converted function (or itself)
 
@@ -253,7 +256,7 @@ def _user_function(fn):
     if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
         return False
     filename = os.path.abspath(fn.__code__.co_filename)
-    return not filename.startswith(_LIBRARIES)
+    return not filename.startswith(_LIBRARIES) and not any(p in filename for p in _INSTALLED)
 
 
 def converted(fn):
