@@ -192,6 +192,11 @@ async function main() {
   for (const name of fs.readdirSync(path.join(WEB, "docs"))) {
     fs.copyFileSync(path.join(WEB, "docs", name), path.join(out, "docs", name));
   }
+  // The gallery's notebooks, opened by the notebook view (web/src/notebook/files.js)
+  fs.mkdirSync(path.join(out, "notebooks"), { recursive: true });
+  for (const name of fs.readdirSync(path.join(WEB, "examples", "notebooks"))) {
+    if (name.endsWith(".ipynb")) fs.copyFileSync(path.join(WEB, "examples", "notebooks", name), path.join(out, "notebooks", name));
+  }
   await buildServiceWorker(out, pyodideDir, bootId, [page, boot, worker], iconName);
 }
 

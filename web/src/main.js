@@ -12,6 +12,8 @@ import { decodeFragment, encodeFragment, plainFragment } from "./share.js";
 import { clearAllData, createStore } from "./storage.js";
 import { clearBootCaches } from "./boot-cache.js";
 import { forgetOffline } from "./offline/keep.js";
+import { createNotebookMode } from "./notebook/index.js";
+import { isNotebookFragment } from "./notebook/files.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -60,6 +62,10 @@ const { editor, output, setStatus } = playground;
 performance.mark("tapegrad:editorCreated");
 // The worker was started by the page's first script (early-boot.js), unless this is ?embed=1.
 const runner = new PythonRunner(new URL("./worker.js", import.meta.url), setStatus, self.__tapegradEarlyWorker);
+
+// Notebook mode (web/src/notebook/): a .ipynb's cells in place of the script's panes.
+const notebook = createNotebookMode({ runner, stop: () => stop(), note: (text, kind) => output.note(text, kind),
+                                      toggle: $("#notebook-toggle"), embed });
 
 function save() {
   clearTimeout(saveTimer);
@@ -159,6 +165,7 @@ async function share() {
 }
 
 async function loadFromFragment() {
+  if (isNotebookFragment(location.hash)) return false;   // the notebook view opens it
   let code;
   try {
     code = await decodeFragment(location.hash);
@@ -202,6 +209,7 @@ function bindMenu() {
 async function init() {
   createGallery($("[data-testid=examples]"), pickExample);
   await loadFromFragment();
+  if (!embed) await notebook.start(params);
   window.addEventListener("hashchange", loadFromFragment);
   window.addEventListener("pagehide", saveUnlessCleared);
   document.addEventListener("visibilitychange", () => { if (document.hidden) saveUnlessCleared(); });

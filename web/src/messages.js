@@ -15,7 +15,9 @@ export const MESSAGES = {
       + "boot's large downloads" },
   "boot-download": { from: "page", fields: ["part", "value?", "error?", "hits?", "url?", "bytes?", "mime?"],
     about: "one of the boot's downloads made by the page, or bytes to keep (boot-downloads.js)" },
-  run: { from: "page", fields: ["code"], about: "run this code" },
+  run: { from: "page", fields: ["code", "notebook?"],
+    about: "run this code; notebook \"keep\" or \"fresh\": as a notebook cell, in the namespace "
+      + "the notebook's cells share (\"fresh\": a new one), web/src/notebook/" },
   files: { from: "page", fields: ["files"],
     about: "stored weights [{path, data (base64)}], written into Python's files before a run" },
 

@@ -125,21 +125,22 @@ export class PythonRunner {
   /**
    * Runs code after any run in progress. sink: {output(stream, text), info(text),
    * message(kind, data), started()} (started: called when the worker begins this run). Resolves with {ok, error: {type, line} | null, interrupted, restarted?}.
+   * notebook: "keep" or "fresh" runs it as a notebook cell (web/src/messages.js).
    */
-  run(code, sink) {
-    const next = this.queue.then(() => this.#runNow(code, sink));
+  run(code, sink, notebook = null) {
+    const next = this.queue.then(() => this.#runNow(code, sink, notebook));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  async #runNow(code, sink) {
+  async #runNow(code, sink, notebook) {
     await this.start();
     if (this.interrupt) this.interrupt[0] = 0;
     sink.started?.();
     this.onState("running", {});
     return new Promise((resolve) => {
       this.current = { sink, resolve };
-      toWorker(this.worker, "run", { code });
+      toWorker(this.worker, "run", notebook ? { code, notebook } : { code });
     });
   }
 

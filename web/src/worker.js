@@ -128,7 +128,7 @@ function postMarks(marks) {
   toPage("marks", { marks: at });
 }
 
-async function run(code) {
+async function run(code, notebook = null) {
   let status;
   try {
     stamp("runReceived");
@@ -141,7 +141,7 @@ async function run(code) {
       errorCallback: (text) => toPage("out", { stream: "stderr", text: text + "\n" }),
     });
     stamp("runStarted");
-    const result = batcher.run(session, code);
+    const result = batcher.run(session, code, notebook);
     stamp("runEnded");
     status = result.toJs({ dict_converter: Object.fromEntries });
     result.destroy();
@@ -165,7 +165,7 @@ const receive = handlerOf("page", {
     boot(m.interrupt, m.keptBoot);
   },
   "boot-download": (m) => fromPage?.take(m),
-  run: (m) => run(m.code),
+  run: (m) => run(m.code, m.notebook ?? null),
   files: (m) => writeFiles(m.files),
 });
 self.onmessage = (ev) => receive(ev.data);

@@ -136,8 +136,8 @@ class OutputBatcher:
         self.send_pending()
         self.raw_send(kind, payload)
 
-    def run(self, session, source):
-        """``session.run(source)`` with sys.stdout and sys.stderr batched here; the run's status."""
+    def run(self, session, source, notebook=None):
+        """``session.run(source, notebook)`` with sys.stdout and sys.stderr batched here; the run's status."""
         self.pending = []
         self.saved = 0
         self.last_sent = 0.0
@@ -148,7 +148,7 @@ class OutputBatcher:
         sys.stderr = BatchedStream(self, "stderr", saved[1])
         _redirect_handlers({id(saved[0]): sys.stdout, id(saved[1]): sys.stderr})
         try:
-            return session.run(source)
+            return session.run(source, notebook)
         finally:
             # Back to the streams after the run, those the run's own handlers hold included.
             _redirect_handlers({id(sys.stdout): saved[0], id(sys.stderr): saved[1]})

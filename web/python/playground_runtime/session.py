@@ -38,16 +38,19 @@ class Session:
         self.report = report
         self.gradient_names = GradientNames()
         self.namespace = {}
+        self.kept = None   # a notebook's namespace, kept from cell to cell (run(notebook="keep"))
         self.plots = PlotSender(send)
         self.training = TrainingFeed(send)
         self.weights = WeightStorage(send)
         self.live_graph = LiveGraph(send)
 
-    def run(self, source):
+    def run(self, source, notebook=None):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
         "interrupted"}``, and for a run that Stop ended ``"stopped": {"line", "text"}`` (the
         quiet line the page ends it with: no traceback, no error mark). A reporting session
-        adds the error's ``"message"``, ``"gradients"`` and ``"gradients_omitted"``."""
+        adds the error's ``"message"``, ``"gradients"`` and ``"gradients_omitted"``.
+        ``notebook``: "keep" or "fresh" runs it as a notebook cell, in a namespace kept for the
+        next cell ("fresh": a new one)."""
         import tapegrad.graph
         install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
@@ -55,7 +58,7 @@ class Session:
         self.training.reset()
         cap = tapegrad.graph.capture()
         with stdin.no_keyboard_input():
-            status = self._execute(source, cap)
+            status = self._execute(source, cap, notebook)
         # A late Stop raises KeyboardInterrupt here too: it ends the run quietly, never escapes.
         try:
             self.plots.flush()
@@ -74,21 +77,25 @@ class Session:
         if self.report:
             status["gradients"], status["gradients_omitted"] = self.gradient_names.report(
                 self.namespace, cap.calls)
+        self.kept = self.namespace if notebook else None
         self.namespace = {}
         return status
 
-    def _execute(self, source, cap):
+    def _execute(self, source, cap, notebook):
         """The user's code, inside the graph capture ``cap``; the run's status."""
         status = {"ok": True, "error": None, "interrupted": False}
         try:
             if uses_keras(source):   # their hooks import Keras: not for code that never uses it
                 self.training.install()
                 self.weights.install()
-                _fresh_keras_names()
+                if notebook != "keep" or self.kept is None:
+                    _fresh_keras_names()
             if uses_matplotlib(source) and importlib.util.find_spec("matplotlib") is not None:
                 self.plots.install()
-            code = compile(source, USER_FILE, "exec")
             self.namespace = {"__name__": "__main__", "__file__": USER_FILE}
+            if notebook == "keep" and self.kept is not None:
+                self.namespace = self.kept
+            code = compile(source, USER_FILE, "exec")
             with cap, self.live_graph.follow(cap):
                 exec(code, self.namespace)
         except KeyboardInterrupt as exc:  # Stop (or the code raised it): not an error
