@@ -155,7 +155,7 @@ class Tensor(ArrayProperties):
         if name in _NUMPY_METHODS:
             raise AttributeError(f"{type(self).__name__} object has no attribute '{name}'. "
                                  + _NUMPY_HINT)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return object.__getattribute__(self, name)   # its own error (a property's, say)
 
     # -- inspection (shape, dtype, ndim, device, graph, op come from ArrayProperties) ----
     name = _undefined_when_eager("Tensor.name")

@@ -45,6 +45,8 @@ def _dtype_of(value):
         dtype = np.asarray(value).dtype
     except (TypeError, ValueError):
         return None, False
+    if dtype.kind == "i":
+        dtype = np.dtype(np.int64)     # Python ints: int64 on every platform (wasm32's is int32)
     return dtype, dtype.kind in "bif"
 
 

@@ -21,6 +21,8 @@ def np_dtype(dtype):
 def _default(value):
     """``np.asarray(value)`` with float64 made float32 when ``prefer_float32`` is on."""
     arr = np.asarray(value)
+    if arr.dtype.kind == "i" and not isinstance(value, (np.ndarray, np.generic)):
+        return arr.astype(np.int64)    # Python ints: int64 on every platform (wasm32's is int32)
     return arr.astype(np.float32) if arr.dtype == np.float64 and behavior.prefer_float32() else arr
 
 
@@ -94,9 +96,12 @@ def full_like(a, fill_value, dtype=None):
 def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
-    arr = _default(np.arange(start, stop, step)) if dtype is None else \
-        np.arange(start, stop, step, dtype=np_dtype(dtype))
-    return constant(arr)
+    if dtype is not None:
+        return constant(np.arange(start, stop, step, dtype=np_dtype(dtype)))
+    arr = np.arange(start, stop, step)
+    if arr.dtype.kind == "i":
+        return constant(arr.astype(np.int64))    # int64 on every platform, as _default
+    return constant(_default(arr))
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
