@@ -141,17 +141,17 @@ def test_autograph_false_runs_python_and_run_functions_eagerly_skips_conversion(
             x = x + k
         return x
     assert float(f(tf.constant(1.0))) == 4.0
-    assert f._body(False) is f._python_function
+    assert f._body() is f._python_function
 
     @tf.function
     def g(x):
         return x
     tf.config.run_functions_eagerly(True)
     try:
-        assert g._body(False) is g._python_function
+        assert g._body() is g._python_function
     finally:
         tf.config.run_functions_eagerly(False)
-    assert g._body(False) is not g._python_function
+    assert g._body() is not g._python_function
 
 
 def test_do_not_convert_is_respected():

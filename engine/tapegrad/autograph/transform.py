@@ -177,14 +177,22 @@ class _Converter(ast.NodeTransformer):
         out[-1].value.args[0] = node.test
         return out
 
-    def visit_While(self, node):
-        assigned = _stored(node.body)
+    def _loop(self, node, assigned):
+        """``(carried, k)`` for a loop converted as the ``k``-th statement (its inner
+        statements converted first), or None for a loop that stays Python."""
         if node.orelse or self._kept(node, assigned):
             self.generic_visit(node)
-            return node
+            return None
         carried, _ = self._live(node, assigned)
         self.generic_visit(node)
-        k = self._next()
+        return carried, self._next()
+
+    def visit_While(self, node):
+        assigned = _stored(node.body)
+        loop = self._loop(node, assigned)
+        if loop is None:
+            return node
+        carried, k = loop
         test = _placed(_parse(f"def loop_test_{k}():\n    return None\n"), node)[0]
         test.body[0].value = node.test
         call = (f"ag__.while_stmt(loop_test_{k}, loop_body_{k}, get_state_{k}, "
@@ -195,12 +203,10 @@ class _Converter(ast.NodeTransformer):
     def visit_For(self, node):
         assigned = _stored([ast.Assign(targets=[node.target], value=ast.Constant(0))]
                            + node.body)
-        if node.orelse or self._kept(node, assigned):
-            self.generic_visit(node)
+        loop = self._loop(node, assigned)
+        if loop is None:
             return node
-        carried, _ = self._live(node, assigned)
-        self.generic_visit(node)
-        k = self._next()
+        carried, k = loop
         bind = _placed(_parse(f"_ = itr_{k}\n"), node)[0]
         bind.targets = [node.target]
         call = (f"ag__.for_stmt(None, loop_body_{k}, get_state_{k}, set_state_{k}, "

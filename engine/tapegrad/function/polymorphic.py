@@ -143,7 +143,7 @@ class Function:
             raise ReferenceError(f"the object whose method {self._name} was bound is gone")
         return types.MethodType(fn, instance)
 
-    def _body(self, hide_prints):
+    def _body(self):
         """What a call runs: the function converted by AutoGraph (``autograph=True``), except
         under ``run_functions_eagerly`` (the Python runs as written, as TensorFlow's)."""
         if not self._autograph or _autograph[0] is None or _run_eagerly[0]:
@@ -247,7 +247,7 @@ class Function:
         and returns ``(result, graph)``."""
         args, kwargs = rebuild(self._signature, values, named)
         with call_scope(self._label, hide_prints), hooked(self._python_function):
-            body = self._body(hide_prints)
+            body = self._body()
             if record is None:
                 return outputs(body(*args, **kwargs))
             with TraceRecorder(record, strict=not self._autograph) as recorder:
