@@ -30,7 +30,9 @@ def _as_int(op, value, arg, whole_floats=False):
             return int(array)
         raise type_like(op, f"{op}: {arg} must be an int32 or int64 tensor, got a "
                             f"{array.dtype} tensor")
-    raise python_type_error(f"{op}: {arg} must be an integer, got {describe(value)}")
+    converting = f" (Cannot convert {value!r} to EagerTensor of dtype int32)" \
+        if isinstance(value, float) else ""      # TensorFlow's words for a Python float
+    raise python_type_error(f"{op}: {arg} must be an integer, got {describe(value)}{converting}")
 
 
 def axis(op, value, rank, arg="axis", extra=0, whole_floats=False):

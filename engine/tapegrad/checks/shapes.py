@@ -37,6 +37,10 @@ def _dims(op, value, arg, floats):
     return _listed(op, value, arg, floats)
 
 
+# The attribute naming a shape's integer type in TensorFlow's op registrations.
+_INDEX_ATTR = {"Fill": "index_type", "Reshape": "Tshape"}
+
+
 def _listed(op, value, arg, floats):
     dims = []
     for d in value:
@@ -49,7 +53,11 @@ def _listed(op, value, arg, floats):
         if not isinstance(d, (numbers.Integral, xp.integer)):   # bool counts as 0/1
             message = f"{op}: {arg} must be a list of integer sizes, got {list(value)!r}"
             if floats == "invalid" and isinstance(d, float):
-                raise type_like(op, message)
+                # TensorFlow's words: the list became a float tensor, not an allowed index type
+                raise type_like(op, f"{message} (Value for attr '{_INDEX_ATTR.get(op, 'T')}' of "
+                                    f"float is not in the list of allowed values: int32, int64)")
+            if isinstance(d, float):                # TensorFlow's words for a Python float
+                message += f" (Cannot convert {list(value)!r} to EagerTensor of dtype int32)"
             raise python_type_error(message)
         dims.append(int(d))
     return dims
