@@ -272,3 +272,14 @@ def test_assigning_a_global_inside_an_if_stays_python():
         return x
     assert "ag__.if_stmt" not in tf.autograph.to_code(f)
     assert float(f(tf.constant(2.0))) == 2.0
+
+
+def test_tf_gradients_inside_a_function_with_converted_branches():
+    @tf.function
+    def slope(x):
+        if x > 0:
+            y = x * x
+        else:
+            y = -x * 3.0
+        return tf.gradients(y, x)[0]
+    assert [float(slope(tf.constant(v))) for v in (2.0, -1.0, 3.0)] == [4.0, -3.0, 6.0]

@@ -152,6 +152,7 @@ def traced_cond(pred, true_fn, false_fn, names=None, check=None):
         r._slot[out._id] = slot = r._new(out)
         outs.append(slot)
         leaves.append(out)
+    r.branched = True
     r.nodes.append((COND, r.slot_of(pred), (tuple(true_nodes), tuple(true_slots)),
                     (tuple(false_nodes), tuple(false_slots)), tuple(outs)))
     return _rebuild(true_out, leaves)
@@ -218,6 +219,7 @@ def traced_while(cond, body, loop_vars, names=None):
     for t, slot in zip(results, loop):
         r._slot[t._id] = slot
         r.held[slot] = t
+    r.branched = True
     r.nodes.append(node)
     return _rebuild(loop_vars, results)
 

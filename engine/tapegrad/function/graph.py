@@ -372,6 +372,7 @@ class TraceRecorder:
         self.specs = []               # slot -> (shape, dtype) seen while tracing
         self.held = []                # slot -> the tensor seen there while tracing
         self.undo = None              # while an untaken branch records: [(variable, array)]
+        self.branched = False         # a COND or WHILE node was recorded
         self.opaque = 0               # > 0 while a reverse rule runs (one node: its ops unseen)
         self.inputs = []              # (input index, slot) for tensor inputs
         self.flat_inputs = flat_inputs
@@ -424,6 +425,8 @@ class TraceRecorder:
 
     def on_vjp(self, prim, vjp, inputs, attrs, wanted, out):
         """A reverse rule ran on ``inputs`` (the cotangent, the op's output, its inputs)."""
+        if self.branched:      # (a gradient taken inside would follow the branches taken)
+            self.fail("a gradient was taken inside the function after converted control flow")
         if not all(isinstance(x, (Tensor, Variable)) for x in inputs) or \
                 not all(c is None or isinstance(c, Tensor) for c in out):
             self.fail("a gradient that is not a dense tensor")
