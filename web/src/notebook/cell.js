@@ -30,8 +30,7 @@ export function markdownCell(cell, { onRunKey, onChange }) {
   const area = editorBox(cell.source, "Markdown cell", (ev) => {
     if (ev.key === "Enter" && ev.shiftKey) {
       ev.preventDefault();
-      api.run();
-      onRunKey(api);
+      onRunKey(api);   // runs it: renders the text again
     }
   }, () => { cell.source = area.value; onChange(); });
   area.hidden = true;

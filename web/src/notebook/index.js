@@ -9,6 +9,7 @@ import { codeCell, markdownCell } from "./cell.js";
 import { notebookText, parseNotebook } from "./ipynb.js";
 import { GALLERY_NOTEBOOKS, acceptDrops, downloadText, fetchNotebook, notebookFromFragment,
          notebookLink, notebookStore } from "./files.js";
+import { createRuns } from "./runs.js";
 import { createToolbar } from "./toolbar.js";
 
 /**
@@ -21,106 +22,56 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
   const list = el("div", { class: "nb-cells", "data-testid": "notebook-cells" });
   const view = el("section", { class: "notebook-view", hidden: true, "data-testid": "notebook",
                                "aria-label": "Notebook" });
+  const runs = createRuns(runner, view);
   let state = { name: "notebook.ipynb", metadata: {}, cells: [] };
-  let count = 0;
-  let fresh = true;          // the next cell starts a new Python namespace
-  let runningAll = false;
+  let items = [];
   let saveTimer = 0;
 
   const say = (text) => { status.textContent = text; };
-  const changed = () => {
-    if (!store) return;
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(save, 300);
-  };
   const save = () => store?.save(notebookText(state.cells, state.metadata), state.name);
-
-  async function runCell(item) {
-    if (item.cell.type !== "code") return item.run();
-    count += 1;
-    const how = fresh ? "fresh" : "keep";
-    fresh = false;
-    const result = await item.run(runner, how, count);
-    if (result.restarted || result.failed) fresh = true;
-    return result;
-  }
-  function onRunKey(item) {
-    const items = cellItems();
-    const next = items[items.indexOf(item) + 1];
-    runCell(item);
-    next?.focus();
-  }
-  let items = [];
-  const cellItems = () => items;
-
-  function show({ cells, metadata }, name) {
-    state = { name, metadata, cells };
-    items = cells.map((c) => (c.type === "code" ? codeCell : markdownCell)(c, { onRunKey, onChange: changed }));
-    list.replaceChildren(...items.map((i) => i.root));
-    fresh = true;
-    count = 0;
-    view.dataset.name = name;
-    say(`${name}: ${cells.length} cells. Shift+Enter runs a cell, Run all runs them in order.`);
+  const changed = () => {
+    clearTimeout(saveTimer);
+    if (store) saveTimer = setTimeout(save, 300);
+  };
+  function onRunKey(item) {   // Shift+Enter: run it, go to the next cell
+    runs.runCell(item);
+    items[items.indexOf(item) + 1]?.focus();
   }
 
   /** Opens the .ipynb `text` (named `name`) in the view; false (with a note) when it is not one. */
   function openText(text, name) {
+    let parsed;
     try {
-      show(parseNotebook(text), name);
+      parsed = parseNotebook(text);
     } catch (err) {
       note(`Could not open ${name}: ${err.message}.`, "error");
       return false;
     }
+    state = { name, metadata: parsed.metadata, cells: parsed.cells };
+    items = state.cells.map((c) => (c.type === "code" ? codeCell : markdownCell)(c, { onRunKey, onChange: changed }));
+    list.replaceChildren(...items.map((i) => i.root));
+    runs.restart();
+    view.dataset.name = name;
+    say(`${name}: ${state.cells.length} cells. Shift+Enter runs a cell, Run all runs them in order.`);
     setMode(true);
     save();
     return true;
   }
-
-  async function runAll() {
-    if (runningAll) return;
-    runningAll = true;
-    view.dataset.running = "all";
-    try {
-      for (const item of items) {
-        const result = await runCell(item);
-        if (result && !result.ok) break;    // an error or Stop ends Run all
-      }
-    } finally {
-      runningAll = false;
-      delete view.dataset.running;
-      view.dataset.runs = String(Number(view.dataset.runs ?? 0) + 1);
-    }
-  }
-
-  async function share() {
-    const link = await notebookLink(notebookText(state.cells.map((c) => ({ ...c, outputs: [] })), state.metadata));
-    if (link.tooLong) {
-      say(`This notebook is too long for a link (${link.tooLong} characters): share the file instead.`);
-      toolbar.offerFile();
-      return null;
-    }
-    try { await navigator.clipboard.writeText(link.url); } catch { /* shown below to copy */ }
-    toolbar.showLink(link.url);
-    return link.url;
-  }
+  const openFile = async (file) => openText(await file.text(), file.name);
 
   const toolbar = createToolbar({
     gallery: GALLERY_NOTEBOOKS,
     onGallery: async (file) => openText(await fetchNotebook(file), file.split("/").pop()),
-    onFile: (file) => openFile(file),
-    onRunAll: () => runAll(),
+    onFile: openFile,
+    onRunAll: () => runs.runAll(items),
     onStop: () => stop(),
-    onRestart: () => { fresh = true; count = 0; say("Restarted: the next cell runs in a new Python session."); },
+    onRestart: () => { runs.restart(); say("Restarted: the next cell runs in a new Python session."); },
     onSave: () => downloadText(state.name, notebookText(state.cells, state.metadata)),
-    onShare: () => share(),
+    onShare: () => share(state, toolbar, say),
     onClose: () => setMode(false),
   });
   view.append(toolbar.root, status, list);
-  acceptDrops(view, (file) => openFile(file));
-
-  async function openFile(file) {
-    openText(await file.text(), file.name);
-  }
+  acceptDrops(view, openFile);
 
   function setMode(open) {
     view.hidden = !open;
@@ -128,40 +79,47 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
     toggle.setAttribute("aria-pressed", String(open));
     store?.setOpen(open);
   }
-
   toggle.addEventListener("click", () => {
     if (!view.hidden) return setMode(false);
-    if (!state.cells.length) return toolbar.galleryPick(GALLERY_NOTEBOOKS[0].file);
-    return setMode(true);
+    return state.cells.length ? setMode(true) : toolbar.galleryPick(GALLERY_NOTEBOOKS[0].file);
   });
   document.querySelector("main.panes").after(view);
   window.addEventListener("pagehide", () => { if (state.cells.length) save(); });
 
-  return {
-    openText,
-    runAll,
-    /** On page start: ?notebook=, a notebook share link, or the autosaved notebook if it was open. */
-    async start(params) {
-      const linked = await notebookFromFragment(location.hash).catch((err) => {
-        note(`Could not open the shared notebook: ${err.message}.`, "error");
-        return null;
-      });
-      if (linked !== null) {
-        history.replaceState(null, "", location.pathname + location.search);
-        return openText(linked, "shared.ipynb");
-      }
-      if (params.has("notebook")) {
-        const name = params.get("notebook");
-        try {
-          return openText(await fetchNotebook(name), name.split("/").pop());
-        } catch (err) {
-          note(`Could not open the notebook ${name}: ${err.message}.`, "error");
-          return false;
-        }
-      }
-      const saved = store?.load();
-      if (saved && store.wasOpen()) return openText(saved.code, saved.example ?? "notebook.ipynb");
+  return { openText, start: (params) => startNotebook(openText, store, note, params) };
+}
+
+/** Share: a link carrying the notebook's cells (not their outputs), or, when too long, the file. */
+async function share(state, toolbar, say) {
+  const link = await notebookLink(notebookText(state.cells.map((c) => ({ ...c, outputs: [] })), state.metadata));
+  if (link.tooLong) {
+    say(`This notebook is too long for a link (${link.tooLong} characters): share the file instead.`);
+    toolbar.offerFile();
+    return;
+  }
+  try { await navigator.clipboard.writeText(link.url); } catch { /* selected for Ctrl+C */ }
+  toolbar.showLink(link.url);
+}
+
+/** On page start: a notebook share link, ?notebook=, or the autosaved notebook if it was open. */
+async function startNotebook(openText, store, note, params) {
+  const linked = await notebookFromFragment(location.hash).catch((err) => {
+    note(`Could not open the shared notebook: ${err.message}.`, "error");
+    return null;
+  });
+  if (linked !== null) {
+    history.replaceState(null, "", location.pathname + location.search);
+    return openText(linked, "shared.ipynb");
+  }
+  if (params.has("notebook")) {
+    const name = params.get("notebook");
+    try {
+      return openText(await fetchNotebook(name), name.split("/").pop());
+    } catch (err) {
+      note(`Could not open the notebook ${name}: ${err.message}.`, "error");
       return false;
-    },
-  };
+    }
+  }
+  const saved = store?.load();
+  return saved && store.wasOpen() ? openText(saved.code, saved.example ?? "notebook.ipynb") : false;
 }
