@@ -83,8 +83,9 @@ def test_elementwise_ops_dispatch_on_ragged_values():
     assert tf.strings.length(words).to_list() == [[2, 3], []]
     with pytest.raises(tf.errors.InvalidArgumentError, match="row partitions"):
         tf.add(rt, tf.ragged.constant([[1], [2], [3, 4, 5, 6]]))
-    with pytest.raises(tf.errors.UnimplementedError, match="broadcasting"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="broadcast"):   # TensorFlow's class
         tf.add(rt, [1, 2, 3])
+    assert tf.add(rt, [[10], [20], [30]]).to_list() == [[11, 12, 13], [], [34, 35]]
     v = tf.Variable([1.0, 2.0, 3.0])
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.math.square(tf.RaggedTensor.from_row_lengths(v, [2, 1])).flat_values)

@@ -11,6 +11,7 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..ground import add, multiply
 from ..tensor import Tensor
 from ..variables import Variable
+from .array_ops import ones_like, zeros_like
 from .activation_ops import log_sigmoid, relu, sigmoid, softplus
 from .arithmetic_ops import (
     abs, cast, ceil, clip_by_value, divide, divide_no_nan, floor, floordiv, floormod, maximum,
@@ -24,9 +25,10 @@ from .logic_ops import (
     equal, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, logical_and,
     logical_not, logical_or, logical_xor, not_equal, where,
 )
-from .nn_composite_ops import relu6, selu
+from .indexing_ops import gather
+from .nn_composite_ops import embedding_lookup, relu6, selu
 from .nn_ops import elu, gelu, leaky_relu, silu, softsign, swish
-from .ragged_ops import RaggedTensor
+from .ragged_ops import RaggedTensor, dense_against_flat_values
 from .string_ops import (
     as_string, length, lower, regex_full_match, regex_replace, strip, substr, to_hash_bucket,
     to_hash_bucket_fast, to_hash_bucket_strong, to_number, upper,
@@ -42,7 +44,7 @@ NUMERIC = (
     logical_and, logical_not, logical_or, logical_xor, maximum, minimum, multiply, negative,
     not_equal, pow, reciprocal, round, rsqrt, sigmoid, sign, sin, sinh, softplus, sqrt, square,
     squared_difference, subtract, tan, tanh, truediv, where, relu, relu6, elu, selu, gelu, silu,
-    swish, softsign, leaky_relu,
+    swish, softsign, leaky_relu, zeros_like, ones_like,
 )
 # tf.strings' per-string functions
 STRINGS = (
@@ -62,9 +64,7 @@ def _flat_argument(a, template, op_name):
     if isinstance(a, (Tensor, Variable, list, tuple)) or getattr(a, "ndim", 0):
         if xp.ndim(a._value if isinstance(a, Tensor) else
                    a.read_value()._value if isinstance(a, Variable) else a) > 0:
-            raise UnimplementedError(f"{op_name}: broadcasting a dense tensor against a "
-                                     f"RaggedTensor is not supported; pass a scalar or a "
-                                     f"RaggedTensor with the same rows")
+            return dense_against_flat_values(template, a)
     return a
 
 
@@ -83,6 +83,28 @@ def on_flat_values(op):
     return ragged_form
 
 
-for _op in dict.fromkeys(NUMERIC + STRINGS):   # once each (truediv is divide)
-    composite_form(RaggedTensor, _op)(on_flat_values(_op))
-del _op
+def on_ragged_ids(op):
+    """The ragged form of the lookup ``op(params, ids)``: ``op`` on the flat ids, the result with
+    the ids' rows (TensorFlow's ``tf.gather`` / ``tf.nn.embedding_lookup`` on ragged ids)."""
+    name = getattr(op, "__name__", "op")
+
+    def ragged_form(params, ids, *args, **kwargs):
+        if isinstance(params, RaggedTensor) or not isinstance(ids, RaggedTensor):
+            raise UnimplementedError(f"{name}: only dense params with RaggedTensor ids are "
+                                     f"supported")
+        if any(kwargs.get(k) not in (None, 0) for k in ("axis", "batch_dims")) or \
+                any(a not in (None, 0) for a in args[:2]):
+            raise UnimplementedError(f"{name}: RaggedTensor ids take only axis=0, batch_dims=0")
+        return ids.with_flat_values(op(params, ids.flat_values, **{
+            k: v for k, v in kwargs.items() if k not in ("axis", "batch_dims")}))
+
+    ragged_form.__name__ = f"ragged_{name}"
+    return ragged_form
+
+
+# one table of what TensorFlow dispatches for RaggedTensor, by the form each op takes
+DISPATCHED = {on_flat_values: NUMERIC + STRINGS, on_ragged_ids: (gather, embedding_lookup)}
+for _form, _ops in DISPATCHED.items():
+    for _op in dict.fromkeys(_ops):   # once each (truediv is divide)
+        composite_form(RaggedTensor, _op)(_form(_op))
+del _form, _ops, _op

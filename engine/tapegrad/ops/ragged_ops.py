@@ -36,6 +36,33 @@ def _int64(x):
     return xp.asarray(getattr(x, "_value", x), dtype=xp.int64).reshape(-1)
 
 
+def dense_against_flat_values(rt, dense):
+    """``dense`` lined up with ``rt``'s flat values, as TensorFlow broadcasts a dense operand
+    against a RaggedTensor: axes it has beyond the uniform inner ones are repeated per row
+    (``[[1000], [2000]]`` gives each row its own number), a ragged axis taking only size 1."""
+    dense = _tensor(dense)
+    inner = rt.flat_values._value.ndim - 1
+    if dense._value.ndim <= inner:
+        return dense
+    rank = rt.ragged_rank + 1 + inner
+    if dense._value.ndim > rank:
+        raise InvalidArgumentError(f"Unable to broadcast: a dense operand of rank "
+                                   f"{dense._value.ndim} against a RaggedTensor of rank {rank}")
+    dense = reshape(dense, [1] * (rank - dense._value.ndim) + list(dense._value.shape))
+    level = rt
+    while isinstance(level, RaggedTensor):
+        rows, shape = int(level.nrows()._value), list(dense._value.shape)
+        if shape[0] not in (1, rows) or shape[1] != 1:
+            raise InvalidArgumentError(f"Unable to broadcast: dimension size mismatch: a dense "
+                                       f"operand of shape {shape} against ragged rows")
+        dense = reshape(dense, [shape[0]] + shape[2:])
+        ids = level.value_rowids()._value if shape[0] == rows else \
+            xp.zeros(int(level.row_splits._value[-1]), xp.int64)
+        dense = gather(dense, wrap(ids))
+        level = level.values
+    return dense
+
+
 class RaggedTensor:
     """A tensor whose second axis has rows of different lengths.
 
@@ -78,6 +105,20 @@ class RaggedTensor:
                                        "RaggedTensor: row_lengths must be non-negative")
         return cls.from_row_splits(values, xp.concatenate([[0], xp.cumsum(lengths)]),
                                    validate=validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None):
+        """Rows of ``uniform_row_length`` values each (TensorFlow keeps that axis uniform; here
+        it is stored as row splits, which prints and computes the same)."""
+        size = int(getattr(uniform_row_length, "_value", uniform_row_length))
+        n = values.nrows()._value if isinstance(values, RaggedTensor) else \
+            _tensor(values)._value.shape[0]
+        rows = int(nrows) if nrows is not None else (int(n) // size if size else 0)
+        if validate and rows * size != int(n):
+            raise InvalidArgumentError(f"uniform_row_length {size} times nrows {rows} must "
+                                       f"equal the number of values {int(n)}")
+        return cls.from_row_splits(values, xp.arange(rows + 1) * size, validate=validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
@@ -196,6 +237,11 @@ class RaggedTensor:
                                                     lengths.astype(xp.intp))
         width = int(lengths.max()) if lengths.size else 0
         dense_shape = (lengths.size, width) + tuple(inner._value.shape[1:])
+        if inner.dtype.name == "string":   # no gradient: padded directly
+            dense = xp.full(dense_shape, b"" if default_value is None else
+                            xp.asarray(_tensor(default_value)._value).item(), dtype=object)
+            dense[rows, cols] = inner._value
+            return wrap(dense)
         index = wrap(xp.stack([rows, cols], axis=1).astype(xp.int64))
         dense = scatter_nd(index, inner, dense_shape)
         if default_value is not None:
@@ -293,7 +339,8 @@ class RaggedTensor:
                                            "same row_splits")
             other = other.flat_values
         else:
-            other = _tensor(other, None if hasattr(other, "dtype") else self.dtype)
+            other = dense_against_flat_values(
+                self, _tensor(other, None if hasattr(other, "dtype") else self.dtype))
         a, b = (other, self.flat_values) if reverse else (self.flat_values, other)
         return self.with_flat_values(fn(a, b))
 
