@@ -10,11 +10,13 @@ unread view of it, as TensorFlow's ``_UnreadVariable``).
 >>> v.scatter_nd_add([[1], [3]], [10., -5.]).numpy().tolist()
 [1.0, 12.0, 3.0, -1.0]
 """
+import weakref
+
 from .backend import xp as np  # the array seam (see backend.py)
 
 from . import checks
 from .errors import InvalidArgumentError
-from .tensor import convert_to_tensor
+from .tensor import EagerTensor, convert_to_tensor
 
 # ufunc.at applies repeated indices one after the other (as TensorFlow accumulates them).
 _ROW_KINDS = {"update": None, "add": np.add, "sub": np.subtract, "mul": np.multiply,
@@ -134,6 +136,22 @@ class SparseUpdates:
         self._assign_array(new)
         return self._unread()
 
+    def _assign_slice(self, key, value):
+        """``variable[key].assign(value)`` (``VariableSlice``): writes ``value`` into the slice,
+        broadcast to its shape as TensorFlow's strided-slice assignment does; returns the
+        variable."""
+        new = np.array(self._value, copy=True)
+        part = new[key]
+        array = convert_to_tensor(value, dtype=self.dtype)._value
+        try:
+            new[key] = np.broadcast_to(array, np.shape(part))
+        except ValueError:
+            raise InvalidArgumentError(
+                f"Cannot broadcast input shape {list(np.shape(array))} into final shape "
+                f"{list(np.shape(part))} [Op:ResourceStridedSliceAssign]") from None
+        self._assign_array(new)
+        return self._unread()
+
     def scatter_nd_update(self, indices, updates, name=None):
         """Replaces the elements (or slices) at the index vectors ``indices`` with ``updates``."""
         return self._scatter_nd(indices, updates, "update")
@@ -161,3 +179,36 @@ class SparseUpdates:
                                        f"{self.dtype.name} [Op:{op}]")
         return t._value
 
+
+
+_slice_of = {}     # id of a VariableSlice -> (variable, key, weak reference to the slice)
+
+
+class VariableSlice(EagerTensor):
+    """``variable[key]``: the slice's value, a tensor like any other, which also remembers where
+    it came from, so that ``variable[key].assign(value)`` writes into the variable (TensorFlow's
+    sliced assignment) and returns the variable.
+
+    >>> import tapegrad as tf
+    >>> w = tf.Variable([[1., 2.], [3., 4.]])
+    >>> w[0, 0].assign(-1.).numpy().tolist()
+    [[-1.0, 2.0], [3.0, 4.0]]
+    """
+
+    __slots__ = ()
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        variable, key, _ = _slice_of[id(self)]
+        return variable._assign_slice(key, value)
+
+
+VariableSlice.__name__ = VariableSlice.__qualname__ = "EagerTensor"   # as type() shows it in TF
+
+
+def variable_slice(tensor, variable, key):
+    """``tensor`` (``variable[key]``'s value) made a ``VariableSlice`` of ``variable``."""
+    if type(tensor) is EagerTensor:
+        tid = id(tensor)
+        tensor.__class__ = VariableSlice
+        _slice_of[tid] = (variable, key, weakref.ref(tensor, lambda _, tid=tid: _slice_of.pop(tid, None)))
+    return tensor

@@ -5,6 +5,7 @@ from ..errors import InvalidArgumentError
 from ..ground import ADD, MUL, NO_ATTRS, add, multiply
 from ..recording import bind as _bind
 from ..tensor import EagerTensor as _Eager, Tensor, _next_id, wrap
+from ..variable_updates import variable_slice
 from ..variables import Variable
 from .arithmetic_ops import SUB, abs, divide, floordiv, floormod, negative, subtract
 from .array_ops import getitem
@@ -139,3 +140,5 @@ OPERATORS = {
 for _cls in (Tensor, Variable):
     for _name, _fn in OPERATORS.items():
         setattr(_cls, _name, _fn)
+# a variable's slice remembers the variable: ``w[0, 0].assign(...)`` writes into ``w``
+Variable.__getitem__ = lambda v, key: variable_slice(getitem(v, key), v, key)

@@ -182,3 +182,19 @@ def case_variable_ref(tf):
     v = tf.Variable(1.0)
     print(repr(v.ref()))
     return [{v.ref(): 1}[v.ref()], v.ref().deref() is v, v.experimental_ref() == v.ref()]
+
+
+def case_variable_slice_assign(tf):
+    """variable[key].assign(value) writes into the variable (a scalar broadcasts) and returns it;
+    a value that cannot broadcast to the slice is refused; a slice of a slice's product is a
+    plain tensor again."""
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    out = [w[0, 0].assign(-1.0), w[1].assign([7.0, 8.0]), w[:, 1].assign([5.0, 6.0]),
+           w[1].assign(5.0)]
+    for bad in (lambda: w[1].assign([7.0, 8.0, 9.0]), lambda: w[0, 0].assign([1.0, 2.0]),
+                lambda: (w[0] * 2).assign(1.0)):
+        try:
+            out.append(bad())
+        except Exception as e:  # noqa: BLE001 - the class is the outcome
+            out.append(type(e).__name__)
+    return out + [w]
