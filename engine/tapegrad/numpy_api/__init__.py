@@ -31,7 +31,7 @@ from .shape_ops import (  # noqa: F401
     broadcast_to, concatenate, expand_dims, hstack, ndim, ravel, reshape, shape, size, squeeze,
     stack, take, tile, transpose, vstack,
 )
-from .more_ops import (  # noqa: F401
+from .array_functions import (  # noqa: F401
     allclose, arccosh, arcsinh, arctan2, arctanh, argsort, around, array_equal, atleast_1d,
     atleast_2d, atleast_3d, average, conj, conjugate, copy, count_nonzero, cumprod, deg2rad, diag,
     diagonal, diff, exp2, flip, fliplr, flipud, hypot, imag, inner, isclose, isscalar, log10, log2,
@@ -52,4 +52,4 @@ pi, e, inf = _math.pi, _math.e, _math.inf
 newaxis = None
 
 # the implementation modules are not names of TensorFlow's namespace
-del behavior, creation, indexing, math_ops, methods, more_ops, shape_ops, switch  # noqa: F821
+del behavior, creation, indexing, math_ops, methods, array_functions, shape_ops, switch  # noqa: F821

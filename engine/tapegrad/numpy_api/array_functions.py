@@ -1,5 +1,6 @@
-"""More of TF-NumPy's functions: trigonometry, rounding, sorting, diagonals, flips, splits,
-comparisons of whole arrays, built on tapegrad's ops (so a tape records them)."""
+"""TF-NumPy's array functions beyond creation and basic math: trigonometry, rounding,
+sorting, diagonals, flips, splits, comparisons of whole arrays, built on tapegrad's ops (so a
+tape records them)."""
 from ..backend import host as np  # NumPy itself: TF-NumPy takes and names its dtypes
 
 from .. import ops
