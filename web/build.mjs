@@ -237,7 +237,8 @@ async function buildServiceWorker(out, pyodideDir, bootId, results, iconName) {
   const page = results.flatMap((r) => Object.keys(r.metafile.outputs))
     .map((f) => path.relative(out, path.resolve(f)).split(path.sep).join("/"))
     .filter((f) => !f.endsWith(".map"));
-  const files = ["./", ...page, `assets/${iconName}`,
+  const notebooks = fs.readdirSync(path.join(out, "notebooks")).map((f) => `notebooks/${f}`);   // the gallery's
+  const files = ["./", ...page, `assets/${iconName}`, ...notebooks,
                  ...[...runtime, ...exampleWheels(lock)].sort().map((f) => `${pyodideDir}/${f}`)];
   const hash = crypto.createHash("sha256").update(String(bootId));
   for (const f of files) hash.update(f).update(fs.readFileSync(path.join(out, f === "./" ? "index.html" : f)));
