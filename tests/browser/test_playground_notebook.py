@@ -46,6 +46,16 @@ def source_box(pg, index: int):
     return code_cells(pg).nth(index).locator("textarea")
 
 
+def type_and_run(pg, index: int, code: str, shows: str) -> None:
+    """Replaces code cell `index`'s text, Shift+Enter, and waits for its output to show `shows`."""
+    box = source_box(pg, index)
+    box.fill(code)
+    box.press("Shift+Enter")
+    pg.wait_for_function(
+        "([i, text]) => document.querySelectorAll('[data-testid=notebook] [data-cell=code] [data-testid=cell-output]')[i]"
+        ".innerText.includes(text)", arg=[index, shows], timeout=RUN_MS)
+
+
 @pytest.fixture(scope="module")
 def notebook_page(module_page):
     pg = module_page(f"?notebook={BASICS}", viewport=(1366, 768))
@@ -75,31 +85,18 @@ def test_gallery_notebook_runs_all_with_graphs(notebook_page, shot):
 
 def test_edit_and_shift_enter_uses_the_same_session(notebook_page):
     pg = notebook_page
-    box = source_box(pg, 1)
-    box.fill("print('x is still', x.numpy())\nwith tf.GradientTape() as tape:\n    y = x ** 3\nprint('edited', tape.gradient(y, x).numpy())")
-    box.press("Shift+Enter")
-    pg.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=notebook] [data-cell=code] [data-testid=cell-output]')[1]"
-        ".innerText.includes('edited 27.0')", timeout=RUN_MS)
+    type_and_run(pg, 1, "print('x is still', x.numpy())\nwith tf.GradientTape() as tape:\n"
+                 "    y = x ** 3\nprint('edited', tape.gradient(y, x).numpy())", "edited 27.0")
     assert "x is still 3.0" in outputs(pg)[1]
 
 
 def test_stop_a_long_cell_keeps_the_session(notebook_page):
     pg = notebook_page
-    box = source_box(pg, 0)
-    box.fill("import time\nprint('looping')\nwhile True:\n    time.sleep(0.05)")
-    box.press("Shift+Enter")
-    pg.wait_for_function(
-        "() => document.querySelector('[data-testid=notebook] [data-cell=code] [data-testid=cell-output]')"
-        ".innerText.includes('looping')", timeout=RUN_MS)
+    type_and_run(pg, 0, "import time\nprint('looping')\nwhile True:\n    time.sleep(0.05)", "looping")
     pg.locator("[data-testid=notebook-stop]").click()
     wait_cell_done(pg, 0)
     assert "Stopped" in outputs(pg)[0]
-    box.fill("print('after stop', x.numpy())")
-    box.press("Shift+Enter")
-    pg.wait_for_function(
-        "() => document.querySelector('[data-testid=notebook] [data-cell=code] [data-testid=cell-output]')"
-        ".innerText.includes('after stop 3.0')", timeout=RUN_MS)
+    type_and_run(pg, 0, "print('after stop', x.numpy())", "after stop 3.0")
 
 
 def test_save_gives_a_valid_ipynb_with_outputs(notebook_page, tmp_path):
