@@ -10,8 +10,11 @@ branch may assign one that was not set before. A statement holding ``break``, ``
 is left as Python: over a tensor, its condition is read in Python while tracing (the trace then
 runs the body on every call, see ``function.graph``).
 """
+import abc
 import ast
 import builtins
+import contextlib
+import functools
 import inspect
 import os
 import textwrap
@@ -248,7 +251,10 @@ def convert_def(fdef, counter):
 # Code that is never converted (as AutoGraph leaves TensorFlow's own and installed libraries):
 # the engine, the standard library, installed packages.
 _ENGINE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_LIBRARIES = (_ENGINE, os.path.dirname(os.path.abspath(os.__file__)) + os.sep)
+# (the standard library's folders as its modules lie: in Pyodide part of it is read from
+# /lib/python312.zip, contextlib's wrappers among it, and part from /lib/python3.12)
+_LIBRARIES = (_ENGINE, *{os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+                         for m in (os, contextlib, functools, inspect, abc, weakref)})
 _INSTALLED = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
 _converted = weakref.WeakKeyDictionary()     # function -> its converted function (or itself)
@@ -262,7 +268,8 @@ def _user_function(fn):
     if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
         return False
     filename = os.path.abspath(fn.__code__.co_filename)
-    return not filename.startswith(_LIBRARIES) and not any(p in filename for p in _INSTALLED)
+    return not filename.startswith(_LIBRARIES) and not any(p in filename for p in _INSTALLED) \
+        and not fn.__code__.co_filename.startswith("<frozen")
 
 
 def converted(fn):
