@@ -1,6 +1,8 @@
 """Notebook mode: a .ipynb opened in the playground (?notebook=, the file picker, drag and drop, a
 share link, autosave), its cells run one by one or all in one Python session, Stop, and Save back
-as an .ipynb that nbformat validates."""
+as an .ipynb that nbformat validates; cells added, deleted (and brought back), moved and edited
+with buttons and keys, code cells in CodeMirror built only near the screen, fit's live training
+chart under its cell, and axe-core finding no serious or critical violation in notebook mode."""
 from __future__ import annotations
 
 import json
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
+from test_phone_a11y import AXE_RUN_JS, with_axe
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "web" / "examples" / "notebooks"
@@ -42,8 +46,35 @@ def wait_cell_done(pg, index: int) -> None:
         " return c && (c.dataset.state === 'done' || c.dataset.state === 'error'); }", arg=index, timeout=RUN_MS)
 
 
+def all_cells(pg):
+    return pg.locator("[data-testid=notebook] .nb-cell")
+
+
 def source_box(pg, index: int):
-    return code_cells(pg).nth(index).locator("textarea")
+    """Code cell `index`'s CodeMirror text, the editor built first (a click on the cell's text)."""
+    cell = code_cells(pg).nth(index)
+    plain = cell.locator("[data-testid=cell-source]")
+    if plain.count():
+        plain.click()
+    content = cell.locator(".cm-content")
+    content.wait_for()
+    return content
+
+
+def source_text(pg, index: int) -> str:
+    """Code cell `index`'s text, from its editor or, before that is built, its plain text."""
+    return code_cells(pg).nth(index).evaluate("""cell => {
+        const host = cell.querySelector('.cm-host');
+        return host ? host.shadowRoot.querySelector('.cm-content').innerText
+                    : cell.querySelector('[data-testid=cell-source]').textContent; }""")
+
+
+def focus_in_editor(pg) -> bool:
+    return pg.evaluate("() => !!document.activeElement?.shadowRoot?.activeElement?.closest('.cm-content')")
+
+
+def focused_cell_label(pg) -> str | None:
+    return pg.evaluate("() => document.activeElement?.closest('.nb-cell')?.getAttribute('aria-label') ?? null")
 
 
 def type_and_run(pg, index: int, code: str, shows: str) -> None:
@@ -130,12 +161,11 @@ def test_file_picker_open_autosave_and_drop(page):
     pg.wait_for_selector("[data-testid=notebook]:not([hidden]) .nb-markdown h1")
     pg.locator("[data-testid=notebook-file]").set_input_files(str(NOTEBOOKS / "tape_in_depth.ipynb"))
     pg.wait_for_function("() => document.querySelector('[data-testid=notebook]').dataset.name === 'tape_in_depth.ipynb'")
-    box = code_cells(pg).nth(0).locator("textarea")
-    box.fill("print('kept by autosave')")
+    source_box(pg, 0).fill("print('kept by autosave')")
     pg.wait_for_function("() => (localStorage.getItem('tapegrad.playground.notebook') || '').includes('kept by autosave')")
     pg.reload()
     pg.wait_for_selector("[data-testid=notebook]:not([hidden])")
-    assert code_cells(pg).nth(0).locator("textarea").input_value() == "print('kept by autosave')"
+    assert source_text(pg, 0) == "print('kept by autosave')"
 
     text = (NOTEBOOKS / "autodiff_basics.ipynb").read_text()
     pg.evaluate("""text => {

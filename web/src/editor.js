@@ -86,10 +86,12 @@ const darkTheme = [
  * @param {{doc: string, readOnly?: boolean, label?: string, onChange?: (code: string) => void,
  *          onRun?: () => void, fontSize?: string, maxHeight?: string}} options
  *        maxHeight: the editor grows with its text up to this (default: fills `parent`)
-        selection: where the cursor starts ({anchor, head} offsets; default: the start)
+ *        selection: where the cursor starts ({anchor, head} offsets; default: the start)
+ *        keys: more key bindings [{key, run}], before CodeMirror's own (a notebook cell's Shift+Enter)
+ *        onEscape: Escape when CodeMirror has nothing to close or collapse; true if it was taken
  */
 export function createEditor(parent, { doc, readOnly = false, label = "Python code", onChange, onRun,
-                                       fontSize = "13.5px", maxHeight, selection } = {}) {
+                                       fontSize = "13.5px", maxHeight, selection, keys = [], onEscape } = {}) {
   const host = parent.ownerDocument.createElement("div");
   host.className = "cm-host";
   parent.append(host);
@@ -100,7 +102,7 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     python(),
     marks,
     keymap.of([indentWithTab]),
-    Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }])),
+    Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun?.(); return true; } }, ...keys])),
     EditorView.lineWrapping,
     // tabindex: the text is focusable as axe-core counts it (a contenteditable alone is not), so its
     // scroller is a scrollable region with keyboard access (tests/browser/test_phone_a11y.py)
@@ -108,6 +110,7 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true));
+  if (onEscape) extensions.push(Prec.low(keymap.of([{ key: "Escape", run: () => onEscape() }])));
   // the page's theme (<html data-theme>, theme.js)
   const page = parent.ownerDocument.documentElement;
   const colours = new Compartment();
@@ -116,8 +119,8 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
   const inDoc = (at) => Math.max(0, Math.min(doc.length, at ?? 0));
   const start = selection ? { anchor: inDoc(selection.anchor), head: inDoc(selection.head) } : undefined;
   const view = new EditorView({ state: EditorState.create({ doc, extensions, selection: start }), parent: root, root });
-  new MutationObserver(() => view.dispatch({ effects: colours.reconfigure(themed()) }))
-    .observe(page, { attributes: true, attributeFilter: ["data-theme"] });
+  const themeWatch = new MutationObserver(() => view.dispatch({ effects: colours.reconfigure(themed()) }));
+  themeWatch.observe(page, { attributes: true, attributeFilter: ["data-theme"] });
 
   function mark(kind, line, scroll) {
     const effects = [setMark.of({ kind, line })];
@@ -148,5 +151,11 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
       view.focus();
     },
     focus: () => view.focus(),
+    /** Removes the editor (a deleted notebook cell's). */
+    destroy() {
+      themeWatch.disconnect();
+      view.destroy();
+      host.remove();
+    },
   };
 }

@@ -1,11 +1,13 @@
 // Notebook mode: a second view of the playground beside the script editor. A .ipynb (the gallery's,
 // ?notebook=, the file picker, drag and drop, a share link, the autosaved one) shows as cells:
-// Markdown rendered, code cells editable and run one by one (Shift+Enter) or all, in one Python
-// session (the worker keeps the cells' namespace: playground_runtime/session.py) until Restart.
-// Save downloads it as .ipynb with the outputs.
+// Markdown rendered, code cells in the page's code editor, run one by one (Shift+Enter) or all, in
+// one Python session (the worker keeps the cells' namespace: playground_runtime/session.py) until
+// Restart; cells are added, deleted (and brought back), moved and edited (editing.js). Save
+// downloads it as .ipynb with the outputs; every edit is autosaved in this browser.
 import "../../styles/notebook.css";
 import { el } from "../dom.js";
 import { codeCell, markdownCell } from "./cell.js";
+import { KEYS, createCellList } from "./editing.js";
 import { notebookText, parseNotebook } from "./ipynb.js";
 import { GALLERY_NOTEBOOKS, acceptDrops, downloadText, fetchNotebook, notebookFromFragment,
          notebookLink, notebookStore } from "./files.js";
@@ -23,20 +25,30 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
   const view = el("section", { class: "notebook-view", hidden: true, "data-testid": "notebook",
                                "aria-label": "Notebook" });
   const runs = createRuns(runner, view);
-  let state = { name: "notebook.ipynb", metadata: {}, cells: [] };
-  let items = [];
+  let state = { name: "notebook.ipynb", metadata: {} };
   let saveTimer = 0;
 
   const say = (text) => { status.textContent = text; };
-  const save = () => store?.save(notebookText(state.cells, state.metadata), state.name);
+  const text = () => notebookText(cells.cells(), state.metadata);
+  const save = () => store?.save(text(), state.name);
   const changed = () => {
     clearTimeout(saveTimer);
     if (store) saveTimer = setTimeout(save, 300);
   };
-  function onRunKey(item) {   // Shift+Enter: run it, go to the next cell
+  function onRunKey(item) {   // Shift+Enter: run it, go to the next cell (a new one after the last)
     runs.runCell(item);
-    items[items.indexOf(item) + 1]?.focus();
+    const next = cells.items[cells.items.indexOf(item) + 1];
+    if (next) next.focus();
+    else cells.insert(cells.items.length, "code");
   }
+  const cells = createCellList({
+    list,
+    make: (cell, hooks) => (cell.type === "code" ? codeCell : markdownCell)(cell, hooks),
+    onRunKey,
+    changed,
+    say,
+    onUndoable: (count) => toolbar.setUndoable(count),
+  });
 
   /** Opens the .ipynb `text` (named `name`) in the view; false (with a note) when it is not one. */
   function openText(text, name) {
@@ -47,12 +59,12 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
       note(`Could not open ${name}: ${err.message}.`, "error");
       return false;
     }
-    state = { name, metadata: parsed.metadata, cells: parsed.cells };
-    items = state.cells.map((c) => (c.type === "code" ? codeCell : markdownCell)(c, { onRunKey, onChange: changed }));
-    list.replaceChildren(...items.map((i) => i.root));
+    state = { name, metadata: parsed.metadata };
+    cells.open(parsed.cells);
     runs.restart();
     view.dataset.name = name;
-    say(`${name}: ${state.cells.length} cells. Shift+Enter runs a cell, Run all runs them in order.`);
+    say(`${name}: ${parsed.cells.length} cells. Shift+Enter runs a cell, Run all runs them in order; `
+        + "Esc leaves a cell's editor, then A / B add a cell, D D deletes it (Keys lists them all).");
     setMode(true);
     save();
     return true;
@@ -63,11 +75,13 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
     gallery: GALLERY_NOTEBOOKS,
     onGallery: async (file) => openText(await fetchNotebook(file), file.split("/").pop()),
     onFile: openFile,
-    onRunAll: () => runs.runAll(items),
+    keys: KEYS,
+    onRunAll: () => runs.runAll(cells.items),
     onStop: () => stop(),
     onRestart: () => { runs.restart(); say("Restarted: the next cell runs in a new Python session."); },
-    onSave: () => downloadText(state.name, notebookText(state.cells, state.metadata)),
-    onShare: () => share(state, toolbar, say),
+    onSave: () => downloadText(state.name, text()),
+    onShare: () => share(cells.cells(), state.metadata, toolbar, say),
+    onUndo: () => cells.undo(),
     onClose: () => setMode(false),
   });
   view.append(toolbar.root, status, list);
@@ -81,17 +95,17 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
   }
   toggle.addEventListener("click", () => {
     if (!view.hidden) return setMode(false);
-    return state.cells.length ? setMode(true) : toolbar.galleryPick(GALLERY_NOTEBOOKS[0].file);
+    return cells.items.length ? setMode(true) : toolbar.galleryPick(GALLERY_NOTEBOOKS[0].file);
   });
   document.querySelector("main.panes").after(view);
-  window.addEventListener("pagehide", () => { if (state.cells.length) save(); });
+  window.addEventListener("pagehide", () => { if (cells.items.length) save(); });
 
   return { openText, start: (params) => startNotebook(openText, store, note, params) };
 }
 
 /** Share: a link carrying the notebook's cells (not their outputs), or, when too long, the file. */
-async function share(state, toolbar, say) {
-  const link = await notebookLink(notebookText(state.cells.map((c) => ({ ...c, outputs: [] })), state.metadata));
+async function share(cells, metadata, toolbar, say) {
+  const link = await notebookLink(notebookText(cells.map((c) => ({ ...c, outputs: [] })), metadata));
   if (link.tooLong) {
     say(`This notebook is too long for a link (${link.tooLong} characters): share the file instead.`);
     toolbar.offerFile();
