@@ -7,9 +7,12 @@ A converted statement hands over its bodies as functions and its variables throu
 """
 import sys
 
-from ..function.control import NOT_TRACED, ControlFlowError, traced_cond, traced_while
+from ..function.control import (NOT_TRACED, ControlFlowError, staged, traced, traced_cond,
+                                traced_while, tracing)
 from ..function.graph import in_user_code
+from ..ops.array_ops import zeros
 from ..ops.indexing_ops import gather
+from ..ops.logic_ops import logical_and, logical_not
 from ..tensor import Tensor, convert_to_tensor
 
 
@@ -21,6 +24,52 @@ class Undefined:
 
     def __repr__(self):
         return f"<undefined {self.name}>"
+
+
+class UndefinedReturnValue(Undefined):
+    """``retval_`` before a lowered ``return`` has set it."""
+
+    def __init__(self):
+        super().__init__("retval_")
+
+
+def not_(x):
+    """A lowered ``not x``: ``tf.logical_not`` of a tensor."""
+    return logical_not(x) if isinstance(x, Tensor) else not x
+
+
+def and_(a, b):
+    """A lowered ``a() and b()``: over a tensor ``tf.logical_and`` (both computed, as a
+    graph's condition is), else Python's short-circuit ``and``."""
+    x = a()
+    if isinstance(x, Tensor):
+        return logical_and(x, b())
+    return x and b()
+
+
+def ret(value, did_return):
+    """The value a function with lowered returns gives: None where none was set."""
+    return None if isinstance(value, UndefinedReturnValue) else value
+
+
+_PY_LOOP_TENSOR = {
+    "for": "break and return statements which depend on a TF condition are not supported in "
+           "Python for loops. Did you intend to make it a TF loop?",
+    "while": "The condition of while loop started as non-Tensor, then changed to Tensor. This "
+             "may happen either because variables changed type, or when a break or return "
+             "statement inside the loop depends on a Tensor condition. In both cases, changing "
+             "to a TF loop should remove the error."}
+_LIMITATIONS = ("\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                "autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types "
+                "for more info.")
+
+
+def _go_on(value, kind):
+    """A Python loop's test: a tensor the trace computed (a ``break`` or ``return`` under a
+    tensor condition) is TensorFlow's NotImplementedError."""
+    if traced(value):
+        raise NotImplementedError(_PY_LOOP_TENSOR[kind] + _LIMITATIONS)
+    return bool(value)
 
 
 def _user_error(frame, error):
@@ -43,6 +92,9 @@ def _prune(names, outside, kept):
                 continue
             if a_undefined or b_undefined:
                 branch = "main" if a_undefined else "else"
+                if isinstance(a if a_undefined else b, UndefinedReturnValue):
+                    raise ControlFlowError(ValueError(
+                        f"the {branch} branch must also have a return statement."))
                 raise ControlFlowError(ValueError(
                     f"'{names[i]}' must also be initialized in the {branch} branch"))
             keep.append(i)
@@ -90,10 +142,15 @@ def _named(error, names):
     return type(error)(text)
 
 
-def _loop_state(get_state, set_state):
+def _loop_state(get_state, set_state, loop=None):
     """``(initial, kept, put)``: the loop's variables defined before it (the loop carries
-    those), and ``put(values)`` setting them."""
+    those), and ``put(values)`` setting them. For a graph loop, ``loop`` is ``(stage, names,
+    outside, frame)``: variables undefined before the loop and read after it start as zeros of
+    what one staged run of the body (``stage()``) makes them, and are carried too, as
+    TensorFlow does (its errors where that cannot be)."""
     initial = get_state()
+    if loop is not None:
+        initial = _placeholders(initial, get_state, set_state, *loop)
     kept = [i for i, v in enumerate(initial) if not isinstance(v, Undefined)]
 
     def put(values):
@@ -104,6 +161,45 @@ def _loop_state(get_state, set_state):
     return initial, kept, put
 
 
+_RETURN_IN_LOOP = ("a return statement cannot be placed inside this TensorFlow loop; this may "
+                   "happen if a return statement depends on a static Python condition such as "
+                   "a hyperparameter")
+
+
+def _placeholders(initial, get_state, set_state, stage, names, outside, frame):
+    needed = [i for i, v in enumerate(initial)
+              if isinstance(v, Undefined) and names[i] in outside]
+    if not needed:
+        return initial
+    if any(isinstance(initial[i], UndefinedReturnValue) for i in needed):
+        raise _user_error(frame, NotImplementedError(_RETURN_IN_LOOP))
+
+    def run():
+        stage()
+        return get_state()
+    note = ""
+    try:
+        after = staged(run)
+    except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
+        after, note = initial, ("\nNote: AutoGraph tried to define it automatically, but ran "
+                                f"into a {type(e).__name__}: {e}")
+    finally:
+        set_state(initial)
+    out = list(initial)
+    for i in needed:
+        a = after[i]
+        if not isinstance(a, (Tensor, int, float)):
+            raise _user_error(frame, ValueError(
+                f"'{names[i]}' must be defined before the loop{note}"))
+        a = _as_tensor(a)
+        out[i] = zeros(a.shape, a.dtype)
+    return tuple(out)
+
+
+def _as_tensor(x):
+    return x if isinstance(x, Tensor) else convert_to_tensor(x)
+
+
 def _run_loop(frame, cond, body, loop_vars, names):
     try:
         return traced_while(cond, body, loop_vars)
@@ -111,29 +207,35 @@ def _run_loop(frame, cond, body, loop_vars, names):
         raise _user_error(frame, _named(e.args[0], names)) from None
 
 
-def while_stmt(test, body, get_state, set_state, names):
-    """A converted ``while test(): body()``."""
+def while_stmt(test, body, get_state, set_state, names, outside=()):
+    """A converted ``while test(): body()``; ``outside``: its variables read after it."""
     frame = sys._getframe(1)
-    initial, kept, put = _loop_state(get_state, set_state)
+    first, before = test(), get_state()
+    if isinstance(first, Tensor):
+        initial, kept, put = _loop_state(get_state, set_state, (body, names, outside, frame)
+                                         if traced(first) else None)
 
-    def loop_cond(*values):
-        put(values)
-        return test()
+        def loop_cond(*values):
+            put(values)
+            return test()
 
-    def loop_body(*values):
-        put(values)
-        body()
-        state = get_state()
-        return tuple(state[i] for i in kept)
-    if isinstance(test(), Tensor):
+        def loop_body(*values):
+            put(values)
+            body()
+            state = get_state()
+            return tuple(state[i] for i in kept)
         out = _run_loop(frame, loop_cond, loop_body, tuple(initial[i] for i in kept),
                         [names[i] for i in kept])
         if out is not NOT_TRACED:
             put(out)
             return
-        set_state(initial)
-    while test():
+        set_state(before)
+        while test():
+            body()
+        return
+    while _go_on(first, "while"):
         body()
+        first = test()
 
 
 class Range:
@@ -154,13 +256,23 @@ class Range:
             convert_to_tensor(args.get("delta", 1), dtype=start.dtype)
 
 
-def _range_loop(frame, iterable, body, get_state, set_state, names):
+def _with_extra(in_range, extra_test):
+    """A graph loop's condition: in range, and the lowered ``break``/``return`` flags unset."""
+    if extra_test is None:
+        return in_range
+    return logical_and(in_range, extra_test())
+
+
+def _range_loop(frame, iterable, body, get_state, set_state, names, outside, extra_test):
     """A converted ``for`` over ``tf.range``: a graph loop, or NOT_TRACED."""
-    initial, kept, put = _loop_state(get_state, set_state)
     start, limit, delta = iterable.bounds()
+    loop = ((lambda: body(start)), names, outside, frame) if tracing() else None
+    before = get_state()
+    initial, kept, put = _loop_state(get_state, set_state, loop)
 
     def loop_cond(i, *values):
-        return (limit - i) * delta > 0
+        put(values)
+        return _with_extra((limit - i) * delta > 0, extra_test)
 
     def loop_body(i, *values):
         put(values)
@@ -172,28 +284,42 @@ def _range_loop(frame, iterable, body, get_state, set_state, names):
     if out is not NOT_TRACED:
         put(out[1:])
     else:
-        set_state(initial)
+        set_state(before)
     return out
 
 
-def for_stmt(iterable, body, get_state, set_state, names):
+def _py_for(iterable, body, extra_test):
+    """A ``for`` run (unrolled) in Python; ``extra_test`` (lowered flags) ends it."""
+    if extra_test is not None and not _go_on(extra_test(), "for"):
+        return
+    for item in iterable:
+        body(item)
+        if extra_test is not None and not _go_on(extra_test(), "for"):
+            return
+
+
+def for_stmt(iterable, body, get_state, set_state, names, outside=(), extra_test=None):
     """A converted ``for target in iterable: body(item)``: a loop over ``tf.range`` or a
-    tensor's rows is graph control flow; any other iterable runs (unrolls) in Python."""
+    tensor's rows is graph control flow; any other iterable runs (unrolls) in Python.
+    ``extra_test``: the lowered ``break``/``return`` flags' test, which also ends the loop."""
     if isinstance(iterable, Range):
         if _range_loop(sys._getframe(1), iterable, body, get_state, set_state,
-                       names) is not NOT_TRACED:
+                       names, outside, extra_test) is not NOT_TRACED:
             return
         iterable = iterable.make(*iterable.args, **iterable.kwargs)
     if not isinstance(iterable, Tensor) or not iterable.shape.rank:
-        for item in iterable:
-            body(item)
+        _py_for(iterable, body, extra_test)
         return
     frame = sys._getframe(1)
-    initial, kept, put = _loop_state(get_state, set_state)
     n = iterable.shape[0]
+    loop = ((lambda: body(gather(iterable, 0))), names, outside, frame) \
+        if traced(iterable) and n else None
+    before = get_state()
+    initial, kept, put = _loop_state(get_state, set_state, loop)
 
     def loop_cond(i, *values):
-        return i < n
+        put(values)
+        return _with_extra(i < n, extra_test)
 
     def loop_body(i, *values):
         put(values)
@@ -203,8 +329,7 @@ def for_stmt(iterable, body, get_state, set_state, names):
     start = (convert_to_tensor(0),) + tuple(initial[j] for j in kept)
     out = _run_loop(frame, loop_cond, loop_body, start, ["<index>"] + [names[j] for j in kept])
     if out is NOT_TRACED:
-        set_state(initial)
-        for item in iterable:
-            body(item)
+        set_state(before)
+        _py_for(iterable, body, extra_test)
     else:
         put(out[1:])

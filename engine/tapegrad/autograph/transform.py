@@ -5,10 +5,11 @@ and ``for`` turned into a call of ``operators`` (``ag__.if_stmt``, ``ag__.while_
 
 A body becomes a nested function that declares the variables the statement assigns
 ``nonlocal``; every variable the function assigns starts as ``ag__.Undefined(name)``, so a
-branch may assign one that was not set before. A statement holding ``break``, ``continue``,
-``return``, ``raise``, ``yield``, ``global`` or ``nonlocal`` (outside its own loops and functions)
-is left as Python: over a tensor, its condition is read in Python while tracing (the trace then
-runs the body on every call, see ``function.graph``).
+branch may assign one that was not set before. ``return``, ``break`` and ``continue`` are first
+lowered into flag variables (``jumps``). A statement still holding one of them (inside a
+``try``), or ``raise``, ``yield``, ``global`` or ``nonlocal`` (outside its own loops and
+functions) is left as Python: over a tensor, its condition is read in Python while tracing (the
+trace then runs the body on every call, see ``function.graph``).
 """
 import abc
 import ast
@@ -24,9 +25,8 @@ import weakref
 
 from ..ops.array_ops import range_
 from . import operators
+from .jumps import SCOPES as _SCOPES, lower_loop, lower_returns
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
-           ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
 
 
@@ -55,14 +55,21 @@ def _stored(nodes):
 
 
 def _loads(nodes):
-    """How often each name is read in ``nodes`` (an augmented assignment reads its target)."""
+    """How often each name is read in ``nodes`` (an augmented assignment reads its target; a
+    lambda's reads and a ``for``'s extra test count)."""
     counts = {}
-    for stmt in nodes:
-        for n in [stmt, *_walk_scope(stmt)]:
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-                counts[n.id] = counts.get(n.id, 0) + 1
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                counts[n.target.id] = counts.get(n.target.id, 0) + 1
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            counts[n.id] = counts.get(n.id, 0) + 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            counts[n.target.id] = counts.get(n.target.id, 0) + 1
+        extra = getattr(n, "ag_extra_test", None)
+        if extra is not None:
+            stack.append(extra)
+        stack.extend(c for c in ast.iter_child_nodes(n)
+                     if isinstance(c, ast.Lambda) or not isinstance(c, _SCOPES))
     return counts
 
 
@@ -159,6 +166,9 @@ class _Converter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and hasattr(builtins, node.func.id):
             return node        # (Python's own: print stays Python's print, as in TF 2.21)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "ag__":
+            return node        # (the lowering's own calls)
         wrapped = _placed(_parse("ag__.callee(f)"), node)[0].value
         wrapped.args = [node.func]
         node.func = wrapped
@@ -186,20 +196,20 @@ class _Converter(ast.NodeTransformer):
         if node.orelse or self._kept(node, assigned):
             self.generic_visit(node)
             return None
-        carried, _ = self._live(node, assigned)
+        carried, outside = self._live(node, assigned)
         self.generic_visit(node)
-        return carried, self._next()
+        return carried, outside, self._next()
 
     def visit_While(self, node):
         assigned = _stored(node.body)
         loop = self._loop(node, assigned)
         if loop is None:
             return node
-        carried, k = loop
+        carried, outside, k = loop
         test = _placed(_parse(f"def loop_test_{k}():\n    return None\n"), node)[0]
         test.body[0].value = node.test
         call = (f"ag__.while_stmt(loop_test_{k}, loop_body_{k}, get_state_{k}, "
-                f"set_state_{k}, {tuple(carried)!r})\n")
+                f"set_state_{k}, {tuple(carried)!r}, {tuple(outside)!r})\n")
         return [test] + _build([_def(f"loop_body_{k}", (), assigned, node.body)],
                                node, _state_text(k, carried), call)
 
@@ -209,19 +219,45 @@ class _Converter(ast.NodeTransformer):
         loop = self._loop(node, assigned)
         if loop is None:
             return node
-        carried, k = loop
+        carried, outside, k = loop
         bind = _placed(_parse(f"_ = itr_{k}\n"), node)[0]
         bind.targets = [node.target]
+        extra = getattr(node, "ag_extra_test", None)
         call = (f"ag__.for_stmt(None, loop_body_{k}, get_state_{k}, set_state_{k}, "
-                f"{tuple(carried)!r})\n")
+                f"{tuple(carried)!r}, {tuple(outside)!r}"
+                f"{'' if extra is None else f', extra_test_{k}'})\n")
         out = _build([_def(f"loop_body_{k}", (f"itr_{k}",), assigned, [bind] + node.body)],
                      node, _state_text(k, carried), call)
+        if extra is not None:
+            test = _placed(_parse(f"def extra_test_{k}():\n    return None\n"), node)[0]
+            test.body[0].value = extra
+            out.insert(0, test)
         wrapped = getattr(node.iter, "func", None)
         if isinstance(wrapped, ast.Call) and isinstance(wrapped.func, ast.Attribute) and \
                 wrapped.func.attr == "callee":
             wrapped.func.attr = "iterated"       # (``ag__.callee``: see ``iterated``)
         out[-1].value.args[0] = node.iter
         return out
+
+
+class _LoopLowering(ast.NodeTransformer):
+    """Lowers each loop's ``break`` and ``continue`` (``jumps.lower_loop``), not entering
+    nested functions (``convert_def`` lowers theirs)."""
+
+    def __init__(self):
+        self.k = 0
+
+    def _scope(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _scope
+
+    def _loop(self, node):
+        self.generic_visit(node)
+        self.k += 1
+        return lower_loop(node, self.k)
+
+    visit_While = visit_For = _loop
 
 
 def _params(args):
@@ -233,6 +269,8 @@ def _params(args):
 def convert_def(fdef, counter):
     """``fdef`` (a ``def``) with its body converted and its assigned variables starting as
     ``ag__.Undefined``."""
+    lower_returns(fdef)
+    fdef.body = _LoopLowering().visit(ast.Module(body=fdef.body, type_ignores=[])).body
     declared = {name for n in _walk_scope(fdef) if isinstance(n, (ast.Global, ast.Nonlocal))
                 for name in n.names}
     local = [n for n in _stored(fdef.body) if n not in _params(fdef.args) | declared]
@@ -309,7 +347,8 @@ def iterated(fn):
 
 _AG = types.SimpleNamespace(
     if_stmt=operators.if_stmt, while_stmt=operators.while_stmt, for_stmt=operators.for_stmt,
-    Undefined=operators.Undefined, callee=callee,
+    Undefined=operators.Undefined, UndefinedReturnValue=operators.UndefinedReturnValue,
+    not_=operators.not_, and_=operators.and_, ret=operators.ret, callee=callee,
     iterated=iterated)
 
 

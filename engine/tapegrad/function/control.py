@@ -41,6 +41,22 @@ def recorder_for(pred):
     return r
 
 
+def tracing():
+    """Whether a trace is recording (one whose ops are not hidden)."""
+    return bool(_recorders) and not _recorders[-1].opaque
+
+
+def traced(x):
+    """Whether ``x`` is a tensor the innermost trace computed."""
+    return isinstance(x, Tensor) and tracing() and _recorders[-1].computed(x)
+
+
+def staged(fn):
+    """``fn()`` run while the innermost trace records into a list that is thrown away (variable
+    updates undone): a loop body staged once to see what its variables become."""
+    return _record(_recorders[-1], fn, undo=True)[1]
+
+
 def _leaves(x, out):
     if isinstance(x, dict):
         for v in x.values():
