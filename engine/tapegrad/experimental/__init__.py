@@ -1,4 +1,5 @@
-"""``tf.experimental``: the namespace of TF-NumPy (``tf.experimental.numpy``, in numpy_api/).
+"""``tf.experimental``: the namespace of TF-NumPy (``tf.experimental.numpy``, in numpy_api/) and
+``DynamicRaggedShape`` (ops/ragged_shape.py).
 
 ``import tapegrad.experimental.numpy as tnp`` (and ``import tensorflow.experimental.numpy`` with
 the aliases) finds it through ``sys.modules``.
@@ -6,6 +7,7 @@ the aliases) finds it through ``sys.modules``.
 import sys
 
 from .. import numpy_api as numpy
+from ..ops.ragged_shape import DynamicRaggedShape  # noqa: F401
 
 sys.modules[__name__ + ".numpy"] = numpy
 sys.modules[__name__ + ".numpy.random"] = numpy.random
