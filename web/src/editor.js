@@ -88,10 +88,9 @@ const darkTheme = [
  *        maxHeight: the editor grows with its text up to this (default: fills `parent`)
  *        selection: where the cursor starts ({anchor, head} offsets; default: the start)
  *        keys: more key bindings [{key, run}], before CodeMirror's own (a notebook cell's Shift+Enter)
- *        onEscape: Escape when CodeMirror has nothing to close or collapse; true if it was taken
  */
 export function createEditor(parent, { doc, readOnly = false, label = "Python code", onChange, onRun,
-                                       fontSize = "13.5px", maxHeight, selection, keys = [], onEscape } = {}) {
+                                       fontSize = "13.5px", maxHeight, selection, keys = [] } = {}) {
   const host = parent.ownerDocument.createElement("div");
   host.className = "cm-host";
   parent.append(host);
@@ -110,7 +109,6 @@ export function createEditor(parent, { doc, readOnly = false, label = "Python co
     EditorView.updateListener.of((u) => { if (u.docChanged) onChange?.(u.state.doc.toString()); }),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true));
-  if (onEscape) extensions.push(Prec.low(keymap.of([{ key: "Escape", run: () => onEscape() }])));
   // the page's theme (<html data-theme>, theme.js)
   const page = parent.ownerDocument.documentElement;
   const colours = new Compartment();

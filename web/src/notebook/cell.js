@@ -64,7 +64,7 @@ export function codeCell(cell, { onRunKey, onChange, onEscape }) {
     label: "Code cell",
     onChange: (code) => { cell.source = code; onChange(); },
     keys: [{ key: "Shift-Enter", run: () => { onRunKey(api); return true; } }],
-    onEscape: () => { onEscape(api); return true; },
+    onEscape: () => onEscape(api),
   });
   let panel = null;
   const shown = createShown(out);

@@ -26,9 +26,26 @@ function unwatch(node) {
 }
 
 /**
+ * Escape leaves the editor (`onEscape`) unless CodeMirror has something shown to close (its
+ * completions, its search) or a selection to collapse; taken before CodeMirror sees the key, so a
+ * completion still being looked for (nothing shown) does not swallow it.
+ */
+function escapeLeaves(view, onEscape) {
+  view.dom.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || ev.shiftKey || ev.ctrlKey || ev.altKey || ev.metaKey) return;
+    const selection = view.state.selection;
+    if (view.dom.querySelector(".cm-tooltip-autocomplete, .cm-search")) return;
+    if (selection.ranges.length > 1 || !selection.main.empty) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    onEscape();
+  }, true);
+}
+
+/**
  * @param {HTMLElement} parent
  * @param {{source: string, label: string, onChange: (code: string) => void,
- *          keys: {key: string, run: () => boolean}[], onEscape: () => boolean}} options
+ *          keys: {key: string, run: () => boolean}[], onEscape: () => void}} options
  */
 export function createCodeEditor(parent, { source, label, onChange, keys, onEscape }) {
   const plain = el("pre", { class: "nb-source-plain", tabindex: "0", role: "textbox", "aria-multiline": "true",
@@ -42,7 +59,8 @@ export function createCodeEditor(parent, { source, label, onChange, keys, onEsca
     unwatch(plain);
     mounting ??= loadEditor().then(({ createEditor }) => {
       if (removed) return null;
-      editor = createEditor(parent, { doc: source, label, onChange, keys, onEscape, maxHeight: "none", fontSize: "13px" });
+      editor = createEditor(parent, { doc: source, label, onChange, keys, maxHeight: "none", fontSize: "13px" });
+      escapeLeaves(editor.view, onEscape);
       const focused = document.activeElement === plain;
       plain.remove();
       if (focused) editor.focus();
