@@ -1,7 +1,13 @@
 """``tf.cond``, ``tf.case`` and ``tf.switch_case`` run eagerly: only the chosen branch runs, so
-the tape records only its ops (gradients flow through the branch taken, as in TensorFlow)."""
+the tape records only its ops (gradients flow through the branch taken, as in TensorFlow).
+While a ``tf.function`` traces, over a predicate the trace computed, they are graph nodes
+instead (``traced``): both branches are traced, and later calls replay the one picked."""
+import sys
+
 from ..errors import InvalidArgumentError
+from ..function.control import NOT_TRACED
 from ..tensor import Tensor
+from . import traced
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -17,6 +23,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
             raise TypeError(f"cond(): '{label}' argument required")
         if not callable(fn):
             raise TypeError(f"'{label}' must be callable.")
+    out = traced.cond(pred, true_fn, false_fn, sys._getframe(1))
+    if out is not NOT_TRACED:
+        return out
     # A tensor's truth value: a scalar's, an error for several elements (NumPy's message, as TF)
     return true_fn() if bool(pred) else false_fn()
 
@@ -48,6 +57,11 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
                                  f"(tf.case: the function paired with {pred} is not callable).")
     if default is not None and not callable(default):
         raise TypeError("default must be callable.")
+    if default is not None and not exclusive:
+        out = traced.chain([p for p, _ in pairs], [fn for _, fn in pairs], default,
+                           sys._getframe(1))
+        if out is not NOT_TRACED:
+            return out
     truth = [bool(pred) for pred, _ in pairs]
     if exclusive and sum(truth) > 1:
         raise InvalidArgumentError(
@@ -84,6 +98,9 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if branch_index.ndim != 0:
         raise InvalidArgumentError(
             f"'branch_index' must be a scalar, got shape {branch_index.shape} [Op:Case]")
+    out = traced.switch_case(branch_index, actions, sys._getframe(1))
+    if out is not NOT_TRACED:
+        return out
     i = int(branch_index)
     if i < 0 or i >= len(actions):
         i = len(actions) - 1

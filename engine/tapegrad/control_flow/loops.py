@@ -5,11 +5,15 @@ Each step's ops are recorded on the tape like any others; elements are taken apa
 ``unstack`` (recorded slices) and results joined with one ``stack`` (a recorded op), so
 gradients reach the inputs and the initial values.
 """
+import sys
+
 from .. import dtypes, nest
 from ..errors import InvalidArgumentError, OutOfRangeError
+from ..function.control import NOT_TRACED
 from ..ops import stack, unstack, zeros
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec
+from . import traced
 from .structure import assert_same_structure
 from .tensor_array import TensorArray
 
@@ -22,6 +26,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` is true; returns the
     final loop variables in the structure the body gives them (Python numbers as tensors).
+    While a ``tf.function`` traces, a loop whose condition the trace computed is one graph node
+    (``traced.while_loop``: ``shape_invariants`` let a variable's shape change).
 
     As in TensorFlow, ``body`` returns as many values as there are loop variables: for one
     variable, a 1-tuple or 1-list (``lambda i: (i + 1,)``).
@@ -37,6 +43,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("'body' must be callable.")
     if not loop_vars:
         raise ValueError("'loop_vars' must be provided.")
+    out = traced.while_loop(cond, body, loop_vars, shape_invariants, maximum_iterations,
+                            lambda out: _checked_step(out, loop_vars), sys._getframe(1))
+    if out is not NOT_TRACED:
+        return out
     limit = None
     if maximum_iterations is not None:
         m = convert_to_tensor(maximum_iterations)
@@ -59,6 +69,17 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         assert_same_structure(expected, list(state))
     result = _map(lambda x: x if _is_leaf_kept(x) else convert_to_tensor(x), state)
     return result[1] if limit is not None else result
+
+
+def _checked_step(result, loop_vars):
+    """The body's ``result`` as a list of the loop variables, checked against them (a graph
+    loop of one variable takes a single value for it, as TensorFlow's does)."""
+    if len(loop_vars) == 1 and not isinstance(result, (list, tuple)):
+        result = [result]
+    elif not isinstance(result, (list, tuple)):
+        result = _as_loop_list(result, len(loop_vars))
+    assert_same_structure(list(loop_vars), list(result))
+    return list(result)
 
 
 def _as_loop_list(result, count):

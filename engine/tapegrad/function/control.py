@@ -203,10 +203,11 @@ def _check_loop_leaves(before, after, names):
                 f"tf.autograph.experimental.set_loop_options to set shape invariants."))
 
 
-def traced_while(cond, body, loop_vars, names=None):
+def traced_while(cond, body, loop_vars, names=None, check=None):
     """``tf.while_loop(cond, body, loop_vars)`` as a node of the trace recording the first
     value of ``cond`` (see the module docstring), or ``NOT_TRACED``. Non-tensor loop values
-    become tensors."""
+    become tensors. ``check(before, after)`` (the loop variables' leaves before the loop and
+    after one iteration) replaces AutoGraph's checks of them."""
     flat = _leaves(loop_vars, [])
     if not all(isinstance(v, (Tensor, int, float, bool, np.ndarray)) for v in flat):
         return NOT_TRACED        # (a TensorArray, a Python object: the loop runs in Python)
@@ -220,18 +221,23 @@ def traced_while(cond, body, loop_vars, names=None):
     cond_nodes, c = _record(r, lambda: cond(*_as_args(structure)), undo=True)
     body_nodes, out = _record(r, lambda: body(*_as_args(structure)), undo=True)
     out_flat = [_as_tensor(v) for v in _leaves(out, [])]
-    _check_loop_leaves(flat, out_flat, names)
+    if len(flat) != len(out_flat) or check is None:
+        _check_loop_leaves(flat, out_flat, names)
+    else:
+        check(flat, out_flat)
     loop = [r._slot[t._id] for t in stand_ins]
     node = (WHILE, tuple(loop), tuple(r.slot_of(v) for v in flat),
             (tuple(cond_nodes), r.slot_of(c)),
             (tuple(body_nodes), tuple(r.slot_of(v) for v in out_flat)))
     vals = list(r.held)
+    reason = r.reason
     r.opaque += 1
     try:
         run_nodes([node], vals, r.flat_inputs)
         results = [identity(vals[slot]) for slot in loop]
     finally:
         r.opaque -= 1
+        r.reason = reason     # (the loop's variable reads, seen while hidden, are its nodes')
     for t, slot in zip(results, loop):
         r._slot[t._id] = slot
         r.held[slot] = t
