@@ -18,14 +18,39 @@ True
 >>> line = open(os.path.join(logdir, "events.out.tapegrad.jsonl")).readline()
 >>> json.loads(line)["value"], json.loads(line)["step"]
 (0.25, 3)
+
+Graphs (``trace_on`` / ``trace_export``): between ``trace_on(graph=True)`` and
+``trace_export(name, step)`` the ``tf.function`` calls made (not those made inside another
+function's call) are kept; ``trace_export`` writes one entry for them, ``"kind": "graph"``, with
+``"graphs"``: for each distinct concrete function called, in the order of the first calls,
+``{"name": "__inference_f_1", "function": "f", "node": [{"name", "op", "input"}, ...]}``, the
+nodes of its ``graph.as_graph_def()`` (see ``function/func_graph.py`` for the node types). With
+``graph=False`` the entry is ``"kind": "run_metadata"`` with ``"functions"``, the concrete
+functions' names. The export ends the trace; as TensorFlow's, it is a ``ValueError`` without
+``trace_on`` before it, and without a default writer it writes nothing (and ends the trace).
+tapegrad has no profiler: ``profiler=True`` is accepted, with TensorFlow's warning when no
+``profiler_outdir`` is given, and writes no profile.
+
+>>> @tf.function
+... def double(x):
+...     return x * 2.0
+>>> tf.summary.trace_on(graph=True)
+>>> _ = double(tf.constant(1.0))
+>>> with writer.as_default():
+...     tf.summary.trace_export("double_trace", step=0)
+>>> entry = json.loads(open(os.path.join(logdir, "events.out.tapegrad.jsonl")).readlines()[-1])
+>>> [n["op"] for n in entry["graphs"][0]["node"]]
+['Placeholder', 'Const', 'Mul', 'Identity']
 """
 import contextlib
 import json
+import logging
 import os
 import threading
 import time
 
 from .backend import xp
+from .function.calls import call_watchers
 from .name_scope import get_current_name_scope
 from .tensor import Tensor, convert_to_tensor
 
@@ -205,3 +230,73 @@ class experimental:  # noqa: N801 - a namespace, as tf.summary.experimental
     @staticmethod
     def get_step():
         return _state.step
+
+
+# -- graphs: trace_on / trace_off / trace_export ---------------------------------------------------
+class _Trace:
+    """The trace in progress: whether graphs are kept, and the calls made since ``trace_on``."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.calls = []
+
+    def __call__(self, function, args, kwargs):
+        self.calls.append((function, args, kwargs))
+
+
+_trace = [None]
+_log = logging.getLogger("tapegrad")
+
+
+def trace_on(graph=True, profiler=False, profiler_outdir=None):
+    """Starts keeping the ``tf.function`` calls whose graphs ``trace_export`` writes (see the
+    module's notes); a second ``trace_on`` before the export only warns."""
+    if _trace[0] is not None:
+        _log.warning("Trace already enabled")
+        return
+    if profiler and profiler_outdir is None:
+        _log.warning("No `profiler_outdir` passed to trace_on(). Profiler won't be enabled.")
+    _trace[0] = _Trace(bool(graph))
+    call_watchers.append(_trace[0])
+
+
+def trace_off():
+    """Stops the trace without writing it (nothing happens without one)."""
+    trace = _trace[0]
+    if trace is not None:
+        call_watchers.remove(trace)
+        _trace[0] = None
+
+
+def trace_export(name, step=None, profiler_outdir=None):
+    """Writes the graphs of the calls made since ``trace_on`` under ``name`` at ``step`` to the
+    default writer, and ends the trace."""
+    trace = _trace[0]
+    if trace is None:
+        raise ValueError("Must enable trace before export through tf.summary.trace_on.")
+    if _state.writer is None:
+        trace_off()
+        return
+    step = _step(step)
+    concrete = _concrete_functions(trace.calls)
+    trace_off()
+    if trace.graph:
+        _write(name, step, "graph", graphs=[_graph_json(cf) for cf in concrete])
+    else:
+        _write(name, step, "run_metadata", functions=[cf.name.decode() for cf in concrete])
+
+
+def _concrete_functions(calls):
+    """The distinct concrete functions the calls ran, in the order of their first calls."""
+    found = []
+    for function, args, kwargs in calls:
+        cf = function.get_concrete_function(*args, **kwargs)
+        if not any(cf is f for f in found):
+            found.append(cf)
+    return found
+
+
+def _graph_json(cf):
+    nodes = cf.graph.as_graph_def().node
+    return {"name": cf.name.decode(), "function": cf._function._name,
+            "node": [{"name": n.name, "op": n.op, "input": list(n.input)} for n in nodes]}

@@ -19,8 +19,8 @@ def _shape_text(shape):
 def _batched_spec(spec, size):
     def one(s):
         if s.shape.rank is None:
-            return TensorSpec(None, s.dtype)
-        return TensorSpec(TensorShape([size] + list(s.shape)), s.dtype)
+            return structure.spec_like(s, None)
+        return structure.spec_like(s, TensorShape([size] + list(s.shape)))
     return structure.pack(spec, [one(s) for s in structure.flatten(spec)])
 
 
@@ -57,6 +57,8 @@ class _BatchDataset(_UnaryDataset):
 
     def _elements(self):
         source = self._input
+        if any(structure.is_sparse(s) for s in structure.flatten(source.element_spec)):
+            return self._stacked()
         if type(source) is _TensorSliceDataset:
             return source._batches(self._size, self._drop)
         if (type(source) is _ShuffleDataset and type(source._input) is _TensorSliceDataset
@@ -77,6 +79,9 @@ def _stack(group, flatten, pack):
     flats = [flatten(e) for e in group]
     columns = []
     for j in range(len(flats[0])):
+        if structure.is_sparse(flats[0][j]):
+            columns.append(structure.stack_sparse([f[j] for f in flats]))
+            continue
         arrays = [f[j]._value for f in flats]
         first = arrays[0].shape
         for i, a in enumerate(arrays[1:], 1):
@@ -107,6 +112,11 @@ class _PaddedBatchDataset(_UnaryDataset):
         self._drop = bool(drop_remainder)
         spec = input_dataset.element_spec
         leaves = structure.flatten(spec)
+        for s in leaves:
+            if not isinstance(s, TensorSpec):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce "
+                                f"tensor elements but type spec of elements in the input "
+                                f"dataset is not a subclass of TensorSpec: `{s}`.")
         self._shapes = self._padded_shapes(spec, leaves, padded_shapes)
         # Without padded_shapes every dimension pads to the largest in its batch (a spec
         # learned from a probe may be more specific than the elements are).
@@ -220,7 +230,7 @@ class _UnbatchDataset(_UnaryDataset):
                              "components have a matching leading dimension. Encountered both "
                              f"{a} and {b}.")
         self._spec = structure.pack(input_dataset.element_spec, [
-            TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype)
+            structure.spec_like(s, s.shape[1:] if s.shape.rank is not None else None)
             for s in leaves])
         # TensorFlow's count: the input's times a known, non-zero leading dimension; an
         # infinite or unknown input stays so, and anything else is unknown (a zero dimension too)
@@ -229,16 +239,22 @@ class _UnbatchDataset(_UnaryDataset):
 
     def _elements(self):
         for element in self._input._elements():
-            arrays = [t._value for t in structure.flatten(element)]
-            rows = arrays[0].shape[0]
-            for j, a in enumerate(arrays):
-                if a.shape[0] != rows:
+            leaves = structure.flatten(element)
+            rows = structure.leading_size(leaves[0])
+            for j, t in enumerate(leaves):
+                if structure.leading_size(t) != rows:
                     raise InvalidArgumentError(
                         f"Input element must have the same batch size in each component. "
                         f"Component 0 had size {rows} but component {j} had size "
-                        f"{a.shape[0]}.")
+                        f"{structure.leading_size(t)}.")
+            if not any(structure.is_sparse(t) for t in leaves):
+                arrays = [t._value for t in leaves]
+                for i in range(rows):
+                    yield structure.pack(element, [wrap(a[i, ...]) for a in arrays])
+                continue
+            columns = [structure.leaf_rows(t) for t in leaves]
             for i in range(rows):
-                yield structure.pack(element, [wrap(a[i, ...]) for a in arrays])
+                yield structure.pack(element, [c[i] for c in columns])
 
 
 class _RebatchDataset(_UnaryDataset):

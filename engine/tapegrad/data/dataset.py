@@ -12,7 +12,7 @@ elements lazily, one at a time, when iterated. The transformations (``map``, ``b
 """
 from ..backend import xp as np
 from .. import dtypes
-from ..errors import InvalidArgumentError, OutOfRangeError
+from ..errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from ..tensor import wrap
 from . import functions, structure
 from .options import Optional, Options
@@ -87,6 +87,11 @@ class DatasetV2:
 
     def _elements(self):
         raise NotImplementedError(f"{type(self).__name__} does not define its elements")
+
+    def _checkpoint_variables(self):
+        """A dataset may be given to ``tf.train.Checkpoint``; it saves nothing (its iterators
+        hold the positions)."""
+        return []
 
     def _probes(self, count=2):
         """Up to ``count`` elements, made only to learn the spec of what a function returns
@@ -565,14 +570,63 @@ def _lineage(dataset):
 Dataset = DatasetV2
 
 
+def _pipeline(dataset):
+    """Every dataset ``dataset`` reads from (itself first), through all its inputs."""
+    found, todo = [], [dataset]
+    while todo:
+        d = todo.pop()
+        if any(d is f for f in found):
+            continue
+        found.append(d)
+        for value in vars(d).values():
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            todo.extend(v for v in items if isinstance(v, DatasetV2))
+    return found
+
+
 class OwnedIterator:
     """An iterator over a dataset (``iter(dataset)``): ``next()`` raises ``StopIteration`` at
-    the end, ``get_next()`` raises ``tf.errors.OutOfRangeError``."""
+    the end, ``get_next()`` raises ``tf.errors.OutOfRangeError``.
+
+    ``tf.train.Checkpoint`` saves its position: how many elements it gave, and the epoch of
+    each ``shuffle`` in the pipeline when it started. Restoring starts the pipeline again at
+    those epochs and skips that many elements, so ``next()`` continues from the saved element
+    (TensorFlow saves the buffers instead; the elements are the same for pipelines whose order
+    is fixed by their seeds). A pipeline reading a Python generator cannot be saved
+    (``FailedPreconditionError``, as TensorFlow's)."""
 
     def __init__(self, dataset):
         self._dataset = dataset
+        self._epochs = self._epoch_counters()
+        self._given = 0
         with functions.outside_tapes():
             self._elements = dataset._elements()
+
+    def _epoch_counters(self):
+        return [d._epochs for d in _pipeline(self._dataset) if hasattr(d, "_epochs")]
+
+    def _checkpoint_variables(self):
+        """What ``tf.train.Checkpoint`` saves for this iterator (TensorFlow's key:
+        ``ITERATOR_STATE``)."""
+        return [("ITERATOR_STATE", _IteratorPosition(self))]
+
+    def _position(self):
+        if any(getattr(d, "_stateful", False) for d in _pipeline(self._dataset)):
+            raise FailedPreconditionError("PyFunc is stateful. [Op:SerializeIterator]")
+        return np.array([self._given] + self._epochs, np.int64)
+
+    def _restore_position(self, state):
+        given, epochs = int(state[0]), [int(e) for e in state[1:]]
+        shuffles = [d for d in _pipeline(self._dataset) if hasattr(d, "_epochs")]
+        for d, epoch in zip(shuffles, epochs):
+            d._epochs = epoch
+        self._epochs, self._given = epochs, 0
+        with functions.outside_tapes():
+            self._elements = self._dataset._elements()
+            for _ in range(given):
+                if next(self._elements, _END) is _END:
+                    break
+                self._given += 1
 
     @property
     def element_spec(self):
@@ -583,7 +637,9 @@ class OwnedIterator:
 
     def __next__(self):
         with functions.outside_tapes():
-            return next(self._elements)
+            element = next(self._elements)
+        self._given += 1
+        return element
 
     next = __next__
 
@@ -601,6 +657,29 @@ class OwnedIterator:
 
     def __repr__(self):
         return f"<{type(self).__name__} element_spec={self.element_spec}>"
+
+
+_END = object()
+
+
+class _IteratorPosition:
+    """An iterator's position as a checkpoint stores a variable: read with ``numpy()``, set with
+    ``assign`` (int64: the elements given, then the shuffles' epochs)."""
+
+    name = "ITERATOR_STATE"
+
+    def __init__(self, iterator):
+        self._iterator = iterator
+
+    @property
+    def shape(self):
+        return (1 + len(self._iterator._epochs),)
+
+    def numpy(self):
+        return self._iterator._position()
+
+    def assign(self, value):
+        self._iterator._restore_position(np.asarray(value, np.int64).reshape(-1))
 
 
 class IteratorSpec:
@@ -630,6 +709,9 @@ class NumpyIterator:
 
     def __next__(self):
         return structure.to_numpy(next(self._iterator))
+
+    def _checkpoint_variables(self):
+        return self._iterator._checkpoint_variables()
 
     next = __next__
 

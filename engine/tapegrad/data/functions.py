@@ -11,7 +11,6 @@ import threading
 
 from ..errors import InvalidArgumentError
 from ..tensor import TensorShape
-from ..tensor_spec import TensorSpec
 from ..thread_state import state
 from . import structure
 
@@ -109,9 +108,10 @@ def spec_from_probe(output, probe_input, input_spec):
 
     def leaf_spec(t):
         shape = tuple(t.shape)
+        own = structure.leaf_spec(t)
         if shape in by_shape:
-            return TensorSpec(by_shape[shape], t.dtype)
-        return TensorSpec(TensorShape([None if n in unknown_sizes else n for n in shape]),
-                          t.dtype)
+            return structure.spec_like(own, by_shape[shape])
+        return structure.spec_like(own, TensorShape([None if n in unknown_sizes else n
+                                                     for n in shape]))
 
     return structure.pack(output, [leaf_spec(t) for t in structure.flatten(output)])

@@ -5,7 +5,7 @@ import itertools
 from ..backend import xp as np
 from .. import dtypes
 from ..errors import InvalidArgumentError
-from ..tensor import TensorShape, convert_to_tensor, wrap
+from ..tensor import convert_to_tensor, wrap
 from ..tensor_spec import TensorSpec
 from . import structure
 from .dataset import DatasetV2, UNKNOWN, implementations
@@ -31,22 +31,30 @@ class _TensorSliceDataset(DatasetV2):
                 tensors)):
             raise ValueError("Invalid `element`. `element` should not be empty.")
         self._structure = structure.normalize(tensors)
-        self._arrays = [t._value for t in structure.flatten(self._structure)]
+        leaves = structure.flatten(self._structure)
         rows = None
-        for a in self._arrays:
-            if a.ndim == 0:
-                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-            if rows is not None and a.shape[0] != rows:
-                raise ValueError(f"Dimensions {rows} and {a.shape[0]} are not compatible")
-            rows = a.shape[0]
+        for t in leaves:
+            _check_sliceable(t)
+            if rows is not None and structure.leading_size(t) != rows:
+                raise ValueError(f"Dimensions {rows} and {structure.leading_size(t)} are not "
+                                 f"compatible")
+            rows = structure.leading_size(t)
         self._rows = rows
         self._cardinality = rows
         self._spec = structure.pack(self._structure, [
-            TensorSpec(TensorShape(a.shape[1:]), dtypes.from_numpy(a.dtype))
-            for a in self._arrays])
+            structure.spec_like(structure.leaf_spec(t), t.shape[1:]) for t in leaves])
+        # sparse leaves are cut into their rows once; dense ones are sliced as they are read
+        self._sparse = any(structure.is_sparse(t) for t in leaves)
+        self._arrays = [structure.sparse_rows(t) if structure.is_sparse(t) else t._value
+                        for t in leaves]
 
     def _elements(self):
         arrays = self._arrays
+        if self._sparse:
+            pack = structure.packer(self._structure)
+            for i in range(self._rows):
+                yield pack([a[i] if isinstance(a, list) else wrap(a[i, ...]) for a in arrays])
+            return
         if len(arrays) == 1 and not isinstance(self._structure, (tuple, dict)):
             (a,) = arrays
             for i in range(self._rows):
@@ -73,6 +81,22 @@ class _TensorSliceDataset(DatasetV2):
                 return
             index = np.array(rows)
             yield pack([wrap(a[index]) for a in self._arrays])
+
+
+def _check_sliceable(t):
+    """TensorFlow's errors for a leaf that has no rows to slice (a scalar; a sparse vector,
+    whose rows would be sparse scalars)."""
+    if not structure.is_sparse(t):
+        if t._value.ndim == 0:
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        return
+    rank = len(t.dense_shape._value)
+    if rank == 0:
+        raise ValueError(f"Unbatching a sparse tensor is only supported for rank >= 1. "
+                         f"Obtained input: {t}.")
+    if rank == 1:
+        raise InvalidArgumentError(f"Rank of input SparseTensor should be > 1, but saw rank: "
+                                   f"{rank} [Op:SerializeManySparse]")
 
 
 class _TensorDataset(DatasetV2):
@@ -124,6 +148,7 @@ class _GeneratorDataset(DatasetV2):
     ``_FlatMapDataset`` that TF prints."""
 
     _cardinality = UNKNOWN
+    _stateful = True          # an iterator over it cannot be checkpointed
 
     def __init__(self, generator, args, spec):
         self._generator = generator

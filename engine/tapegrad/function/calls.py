@@ -64,6 +64,10 @@ class _HiddenPrints:
 # records the ops ``tf.gradients`` reads there).
 call_hooks = []
 
+# Functions told of every call made outside other calls, given ``(function, args, kwargs)``
+# (``tf.summary.trace_on`` keeps the calls whose graphs ``trace_export`` writes).
+call_watchers = []
+
 
 @contextlib.contextmanager
 def hooked(python_function):

@@ -6,7 +6,7 @@ import inspect
 import types
 import weakref
 
-from .calls import _calls, _run_eagerly, call_scope, hooked
+from .calls import _calls, _run_eagerly, call_scope, call_watchers, hooked
 from .concrete import ConcreteFunction
 from .graph import TraceRecorder, as_built_graph_error
 from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
@@ -169,6 +169,9 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         named, key = self._named_call(args, kwargs)
+        if call_watchers and _calls.depth == 0:
+            for watch in call_watchers:
+                watch(self, args, kwargs)
         if _run_eagerly[0]:       # runs as plain eager code: no trace, as in TensorFlow
             return self._run([v for _, v in named], named, hide_prints=False)
         pattern = self._lookup(key)

@@ -119,6 +119,11 @@ class Generator:
     def reset_from_key_counter(self, key, counter):
         self.reset(Generator.from_key_counter(key, counter, self._alg).state.numpy())
 
+    def _checkpoint_variables(self):
+        """What ``tf.train.Checkpoint`` saves for this generator: its state (TensorFlow's key:
+        ``_state_var``), so the numbers after a restore repeat those after the save."""
+        return [("_state_var", self._state_var)]
+
     # -- state ------------------------------------------------------------------------------
     @property
     def state(self):

@@ -11,8 +11,15 @@ names. TensorFlow cannot read them, nor tapegrad TensorFlow's.
 
 Values saved for variables that do not exist yet when ``restore`` runs (a Keras optimizer's
 slots before its first step) are assigned when the optimizer builds them, as TensorFlow defers
-them (until then the status's ``assert_consumed`` reports them). What differs from TensorFlow:
-a ``tf.data`` iterator cannot be tracked (an ``UnimplementedError`` names it).
+them (until then the status's ``assert_consumed`` reports them).
+
+Objects that hold state in another form name what they save with ``_checkpoint_variables()``:
+``(name, variable)`` pairs, saved as ``<path>/<name>``. A ``tf.random.Generator`` saves its state
+(``g/_state_var``), so the numbers drawn after a restore repeat those drawn after the save; a
+``tf.data`` iterator saves its position (``it/ITERATOR_STATE``: see ``OwnedIterator``), so
+``next()`` after a restore gives the element that followed the save (an iterator over
+``from_generator`` cannot be saved: ``FailedPreconditionError``, as TensorFlow's); a dataset
+itself saves nothing.
 
 >>> import os, tempfile, tapegrad as tf
 >>> step = tf.Variable(1)
@@ -48,12 +55,8 @@ def _not_trackable(name, value):
 
 
 def _check_trackable(name, value):
-    if isinstance(value, (Variable, Checkpoint)):
+    if isinstance(value, (Variable, Checkpoint)) or hasattr(value, "_checkpoint_variables"):
         return
-    if type(value).__name__ == "OwnedIterator":      # iter(dataset): its position is not saved
-        raise errors.UnimplementedError(
-            f"tf.train.Checkpoint: saving a tf.data iterator ({name}=...) is not supported by "
-            f"tapegrad; save a step counter instead and skip that many elements after restoring")
     if isinstance(getattr(value, "weights", None), (list, tuple)) or \
             isinstance(getattr(value, "variables", None), (list, tuple)):
         return
@@ -64,6 +67,8 @@ def _variables_of(prefix, obj, out):
     """(path, variable) pairs of ``obj``'s variables, in a stable order."""
     if isinstance(obj, Variable):
         out.append((prefix, obj))
+    elif hasattr(obj, "_checkpoint_variables"):
+        out.extend((f"{prefix}/{name}", v) for name, v in obj._checkpoint_variables())
     elif isinstance(obj, Checkpoint):
         for name in sorted(obj._children):
             _variables_of(f"{prefix}/{name}" if prefix else name, obj._children[name], out)

@@ -1,0 +1,59 @@
+"""SparseTensor elements in tf.data: slicing, batching, unbatching, the specs and numpy output."""
+import numpy as np
+import pytest
+
+import tapegrad as tf
+
+
+def _sp():
+    return tf.sparse.SparseTensor([[2, 1], [0, 0], [2, 0]], [3.0, 1.0, 2.0], [3, 2])
+
+
+def _dense(sp):
+    return tf.sparse.to_dense(tf.sparse.reorder(sp)).numpy().tolist()
+
+
+def test_slices_are_rows_even_for_unordered_indices():
+    ds = tf.data.Dataset.from_tensor_slices(_sp())
+    assert ds.element_spec == tf.SparseTensorSpec([2], tf.float32)
+    assert int(ds.cardinality()) == 3
+    assert [_dense(x) for x in ds] == [[1.0, 0.0], [0.0, 0.0], [2.0, 3.0]]
+    assert [a.tolist() for a in ds.as_numpy_iterator()] == [[1.0, 0.0], [0.0, 0.0], [2.0, 3.0]]
+
+
+def test_batch_pads_dense_shape_to_largest_and_unbatch_inverts():
+    ds = tf.data.Dataset.range(1, 4).map(lambda n: tf.sparse.SparseTensor([[n - 1]], [n], [n]))
+    assert ds.element_spec == tf.SparseTensorSpec([None], tf.int64)
+    (batch,) = list(ds.batch(3))
+    assert batch.dense_shape.numpy().tolist() == [3, 3]
+    assert batch.indices.numpy().tolist() == [[0, 0], [1, 1], [2, 2]]
+    back = list(ds.batch(2).unbatch())
+    assert [x.dense_shape.numpy().tolist() for x in back] == [[2], [2], [3]]
+    assert [x.values.numpy().tolist() for x in back] == [[1], [2], [3]]
+
+
+def test_mixed_structures_and_the_fast_batch_path_stay_correct():
+    labels = np.array([5, 6, 7], np.int32)
+    ds = tf.data.Dataset.from_tensor_slices((_sp(), labels)).shuffle(3, seed=2).batch(2)
+    assert ds.element_spec[0] == tf.SparseTensorSpec([None, 2], tf.float32)
+    rows = {}
+    for sp, y in ds:
+        for i, label in enumerate(y.numpy().tolist()):
+            rows[label] = _dense(sp)[i]
+    assert rows == {5: [1.0, 0.0], 6: [0.0, 0.0], 7: [2.0, 3.0]}
+
+
+def test_errors_as_tensorflow():
+    with pytest.raises(TypeError, match="padded_batch"):
+        tf.data.Dataset.from_tensors(_sp()).padded_batch(2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Rank of input SparseTensor"):
+        tf.data.Dataset.from_tensor_slices(tf.sparse.SparseTensor([[0]], [1], [2]))
+    with pytest.raises(ValueError, match="not compatible"):
+        tf.data.Dataset.from_tensor_slices((_sp(), [1, 2]))
+    with pytest.raises(ValueError, match="matching leading dimension"):
+        tf.data.Dataset.from_tensors((_sp(), tf.constant([1, 2]))).unbatch()
+    two_rows = tf.data.Dataset.from_generator(lambda: iter([[1, 2]]),
+                                              output_signature=tf.TensorSpec([None], tf.int32))
+    rows = tf.data.Dataset.zip(tf.data.Dataset.from_tensors(_sp()), two_rows).unbatch()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same batch size"):
+        list(rows)
