@@ -331,7 +331,7 @@ def _infer_numpy(value):
         return arr
     if hasattr(value, "__array__"):
         return np.asarray(value)
-    raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                     f"({type(value)}) to a Tensor.")
 
 

@@ -131,9 +131,13 @@ def describe(x):
 
 
 # What is not the meaning of a TensorFlow message: where the kernel ran, the op and node names it
-# adds, Keras's call wrapper, dtype spellings, temporary paths and function numbers.
+# adds, Keras's call wrapper, the wrapper of tf.debugging.Assert's data, dtype spellings,
+# temporary paths and function numbers.
 _NOISE = [
     (re.compile(r"\{\{function_node [^}]*\}\}\s*"), ""),
+    (re.compile(r"Expected '(?:tf\.)?Tensor\(False, shape=\(\), dtype=bool\)' to be true\. "
+                r"Summarized data: (.*)", re.S),   # tf.debugging.Assert's wrapper around its data
+     lambda m: re.sub(r"\bb'([^'\n]*)'", r"\1", m.group(1)).replace("\n", " ")),
     (re.compile(r"\n\t; NodeDef: .*", re.S), ""),
     (re.compile(r"\s*\[Op:[^\]]*\](?: name: \S*)?"), ""),
     (re.compile(r", node name: [\w/]+"), ""),

@@ -3,12 +3,15 @@
     .tf-venv/bin/python tests/notebooks/record.py [name ...]   # all notebooks, or the named ones
 
 Writes fixtures/<name>.json: per code cell its source, what it printed, the repr of its last
-expression and the error it raised (cells.py says how a cell runs). Each notebook starts a fresh Keras
-session (layer names from 'dense' again) seeded with keras.utils.set_random_seed(0); the notebooks print no value that depends on
-TensorFlow's random streams (tapegrad's differ), only NumPy's seeded generators.
+expression and the error it raised (cells.py says how a cell runs). Each notebook runs in a process
+of its own, as in a new kernel (switches such as tnp.experimental_enable_numpy_behavior() do not
+carry over), starts a fresh Keras session (layer names from 'dense' again) and is seeded with
+keras.utils.set_random_seed(0); the notebooks print no value that depends on TensorFlow's random
+streams (tapegrad's differ), only NumPy's seeded generators.
 """
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -39,8 +42,11 @@ def main(names):
     chosen = [n for n in cells.NOTEBOOKS if not names or n.stem in names or n.name in names]
     if names and len(chosen) != len(names):
         sys.exit(f"no such notebook among {[n.name for n in cells.NOTEBOOKS]}")
-    for notebook in chosen:
-        record(notebook)
+    if len(chosen) == 1:
+        record(chosen[0])
+        return
+    for notebook in chosen:   # each in a process of its own, as each notebook gets a new kernel
+        subprocess.run([sys.executable, __file__, notebook.stem], check=True)
 
 
 if __name__ == "__main__":

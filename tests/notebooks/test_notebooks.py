@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tapegrad
+import tapegrad.experimental.numpy as tnp
 from tapegrad import aliases
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -23,10 +24,15 @@ REPORT = {}  # stem: (cells run, matched, known divergences, own messages); conf
 
 
 def _replay(notebook):
+    """Runs a notebook as a new kernel would: a fresh Keras session, and TF-NumPy's behaviour
+    switched off again afterwards (record.py gives each notebook a process of its own)."""
     tapegrad.keras.backend.clear_session()
     tapegrad.keras.utils.set_random_seed(0)
-    with aliases.aliased():
-        return cells.run_notebook(notebook)
+    try:
+        with aliases.aliased():
+            return cells.run_notebook(notebook)
+    finally:
+        tnp.disable_numpy_behavior()
 
 
 @pytest.mark.parametrize("notebook", cells.NOTEBOOKS, ids=[n.stem for n in cells.NOTEBOOKS])

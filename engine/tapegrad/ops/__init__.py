@@ -225,6 +225,7 @@ from .image_decode_ops import (  # noqa: F401
 )
 from . import variable_reads  # noqa: F401,E402  (attaches Variable.sparse_read, gather_nd)
 from . import ragged_elementwise_ops  # noqa: F401  (registers the elementwise ops' ragged forms)
+from . import sparse_elementwise_ops  # noqa: F401  (registers the elementwise ops' sparse forms)
 from . import ragged_shape  # noqa: F401  (registers tf.shape/tf.tile/tf.ones... forms for ragged shapes)
 from .composite_dispatch import install as _install_composite_dispatch
 

@@ -421,7 +421,8 @@ class RaggedTensor:
         expected = xp.arange(idx.shape[0]) - xp.repeat(starts, lengths.astype(xp.intp))
         if idx.size and (xp.any(xp.diff(idx[:, 0]) < 0) or
                          not xp.array_equal(idx[:, 1], expected)):
-            raise InvalidArgumentError("SparseTensor is not right-ragged")
+            raise InvalidArgumentError(f"SparseTensor is not right-ragged: SparseTensor.indices"
+                                       f" = {idx.tolist()}")
         return cls.from_row_lengths(st_input.values, lengths)
 
     def row_starts(self, name=None):

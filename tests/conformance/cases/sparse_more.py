@@ -1,6 +1,13 @@
 """More of tf.sparse: concat, reshape, split, maximum/minimum, reduce_max, retain, reset_shape,
 fill_empty_rows, mask, map_values, softmax, segment sums, to_indicator, eye, bincount, crosses,
-sampled_addmm; and gradients reaching a SparseTensor's values."""
+sampled_addmm; and gradients reaching a SparseTensor's values; SparseTensor's ``*`` and ``/``
+with a dense operand, and the elementwise ops TensorFlow dispatches for a SparseTensor."""
+
+NOTES = {
+    "tf.sparse.SparseTensor": "`st * x` and `st / x` with a scalar `x`: a tape asked through "
+                              "them raises TensorFlow 2.21's InvalidArgumentError (its gradient "
+                              "gathers from the scalar; a TensorFlow bug, kept)",
+}
 
 
 def _st(tf, values=None):
@@ -203,3 +210,59 @@ NOTES = {
     "tf.sparse.cross_hashed": "FingerprintCat64 chain of FarmHash fingerprints: buckets match "
                               "TensorFlow's",
 }
+
+
+def case_times_and_divided_by_dense(tf):
+    st = _st(tf)
+    row = tf.constant([1.0, 2.0, 3.0, 4.0])
+    return [_parts(st * 2.0), _parts(st / 4.0), _parts(st * row), _parts(st * tf.ones((3, 4))),
+            _parts(st / tf.constant([[1.0], [2.0], [4.0]]))]
+
+
+def case_reflected_times_is_refused(tf):
+    return 2.0 * _st(tf)
+
+
+def case_plus_is_refused(tf):
+    return _st(tf) + _st(tf)
+
+
+def case_times_sparse_is_refused(tf):
+    return _st(tf) * _st(tf)
+
+
+def case_times_gradient(tf):
+    values = tf.Variable([1.0, -2.0, 3.0])
+    scale = tf.Variable([[1.0], [2.0], [3.0]])
+    with tf.GradientTape() as tape:
+        out = tf.sparse.reduce_sum(_st(tf, values) * scale / tf.constant([2.0]))
+    return [out, tape.gradient(out, [values, scale])]
+
+
+def case_times_scalar_gradient_fails_as_in_tensorflow(tf):
+    """TensorFlow's gradient of a SparseTensor times a scalar gathers from the scalar and fails
+    (a TensorFlow bug, kept); forward the product works."""
+    values = tf.Variable([1.0, -2.0, 3.0])
+    with tf.GradientTape() as tape:
+        out = tf.sparse.reduce_sum(_st(tf, values) * 2.0)
+    print(out.numpy())
+    return tape.gradient(out, values)
+
+
+def case_zero_keeping_ops_dispatch(tf):
+    st = _st(tf, [0.25, -0.5, 0.75])
+    ops = [tf.abs, tf.negative, tf.sign, tf.square, tf.math.sqrt, tf.sin, tf.tan, tf.asin,
+           tf.atan, tf.tanh, tf.asinh, tf.atanh, tf.math.erf]
+    return [_parts(op(st)) for op in ops] + [_parts(tf.cast(st, tf.float64)),
+                                             _parts(tf.math.abs(x=st))]
+
+
+def case_zero_changing_op_is_refused(tf):
+    return tf.exp(_st(tf))
+
+
+def case_unary_gradient_reaches_values(tf):
+    values = tf.Variable([1.0, -2.0, 3.0])
+    with tf.GradientTape() as tape:
+        out = tf.sparse.reduce_sum(tf.square(_st(tf, values)))
+    return [out, tape.gradient(out, values)]
