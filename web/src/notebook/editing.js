@@ -24,50 +24,136 @@ function button(text, label, testid, onClick) {
   return b;
 }
 
+/** The bar adding a cell (code or Markdown) at its place. */
+function insertBar(where, onAdd) {
+  return el("div", { class: "nb-insert", role: "group", "aria-label": `Add a cell ${where}` },
+    button("+ Code", `Add a code cell ${where}`, "add-code", () => onAdd("code")),
+    button("+ Markdown", `Add a Markdown cell ${where}`, "add-markdown", () => onAdd("markdown")));
+}
+
 /** Keys typed into a field, a button or an editor are theirs, not the cell's. */
 const isField = (target) => !!target.closest?.("button, textarea, input, select, a, .cm-host, .nb-source-plain");
 
 /**
- * @param {{list: HTMLElement, make: (cell, hooks) => object, onRunKey: (item) => void,
- *          changed: () => void, say: (text: string) => void, onUndoable: (count: number) => void}} options
- *        make: a cell's item ({cell, root, focus, edit, run, destroy}: cell.js)
+ * A cell's keys (KEYS) as a keydown handler `(item, event)`; `act` holds the list's operations:
+ * run(item), insert(at, type), remove(item), undo(), move(item, by), indexOf(item), focusAt(index).
  */
-export function createCellList({ list, make, onRunKey, changed, say, onUndoable }) {
-  const items = [];         // the cells in order (Run all walks this same array)
-  const deleted = [];       // [{item, at}], the last delete last
-  const top = insertBar("at the top", (type) => insert(0, type));
+function commandKeys(act) {
   let lastD = 0;
+  const commands = {
+    Enter: (item) => item.edit(),
+    a: (item) => act.insert(act.indexOf(item), "code"),
+    b: (item) => act.insert(act.indexOf(item) + 1, "code"),
+    z: () => act.undo(),
+    ArrowUp: (item) => act.focusAt(act.indexOf(item) - 1),
+    ArrowDown: (item) => act.focusAt(act.indexOf(item) + 1),
+    k: (item) => commands.ArrowUp(item),
+    j: (item) => commands.ArrowDown(item),
+    d(item) {
+      const now = Date.now();
+      if (now - lastD < 1000) act.remove(item);
+      lastD = now;
+    },
+  };
+  return (item, ev) => {
+    if (isField(ev.target) || ev.ctrlKey || ev.metaKey) return;
+    let command = null;
+    if (ev.key === "Enter" && ev.shiftKey) command = () => act.run(item);
+    else if (ev.altKey && (ev.key === "ArrowUp" || ev.key === "ArrowDown")) command = () => act.move(item, ev.key === "ArrowUp" ? -1 : 1);
+    else if (!ev.altKey && !ev.shiftKey) command = commands[ev.key.length === 1 ? ev.key.toLowerCase() : ev.key];
+    if (!command) return;
+    ev.preventDefault();
+    if (ev.key.toLowerCase() !== "d") lastD = 0;
+    command(item);
+  };
+}
 
-  function insertBar(where, onAdd) {
-    return el("div", { class: "nb-insert", role: "group", "aria-label": `Add a cell ${where}` },
-      button("+ Code", `Add a code cell ${where}`, "add-code", () => onAdd("code")),
-      button("+ Markdown", `Add a Markdown cell ${where}`, "add-markdown", () => onAdd("markdown")));
+/** Gives a cell's item its frame: a group with its buttons (↑ ↓ ✕), its keys, the bar under it. */
+function frameCell(item, { insert, remove, move, onKey, indexOf }) {
+  item.root.tabIndex = -1;
+  item.root.setAttribute("role", "group");
+  item.root.prepend(el("div", { class: "nb-cell-tools" },
+    button("↑", "Move the cell up (Alt+↑)", "cell-up", () => move(item, -1)),
+    button("↓", "Move the cell down (Alt+↓)", "cell-down", () => move(item, 1)),
+    button("✕", "Delete the cell (D D; Z undoes)", "cell-delete", () => remove(item))));
+  item.bar = insertBar("below this cell", (type) => insert(indexOf(item) + 1, type));
+  item.root.addEventListener("keydown", (ev) => onKey(item, ev));
+  return item;
+}
+
+/**
+ * Deleting cells of `items` and bringing them back: a deleted cell is kept whole (its editor, text
+ * and outputs), the last KEPT_DELETES of them, so Undo delete restores it where it was.
+ */
+function createDeletes({ items, place, relabel, focusAt, say }) {
+  const deleted = [];       // [{item, at}], the last delete last
+  return {
+    count: () => deleted.length,
+    remove(item) {
+      const at = items.indexOf(item);
+      if (at < 0) return;
+      items.splice(at, 1);
+      item.root.remove();
+      item.bar.remove();
+      deleted.push({ item, at });
+      if (deleted.length > KEPT_DELETES) deleted.shift().item.destroy();
+      relabel();
+      focusAt(Math.min(at, items.length - 1));
+      say(`Deleted cell ${at + 1}. Undo delete (or Z) brings it back.`);
+    },
+    undo() {
+      const last = deleted.pop();
+      if (!last) return;
+      const at = Math.min(last.at, items.length);
+      items.splice(at, 0, last.item);
+      place(last.item, at);
+      relabel();
+      last.item.root.focus();
+      say(`Cell ${at + 1} is back.`);
+    },
+    clear() {
+      for (const { item } of deleted.splice(0)) item.destroy();
+    },
+  };
+}
+
+/**
+ * @param {{list: HTMLElement, make: (cell, hooks) => object, run: (item) => void,
+ *          changed: () => void, say: (text: string) => void, onUndoable: (count: number) => void}} options
+ *        make: a cell's item ({cell, root, focus, edit, run, destroy}: cell.js); run: runs a cell
+ */
+export function createCellList({ list, make, run, changed, say, onUndoable }) {
+  const items = [];         // the cells in order (Run all walks this same array)
+  const top = insertBar("at the top", (type) => insert(0, type));
+  const focusAt = (at) => items[at]?.root.focus();
+
+  /** Shift+Enter: runs the cell, goes to the next one (a new one after the last). */
+  function runAndNext(item) {
+    run(item);
+    const next = items[items.indexOf(item) + 1];
+    if (next) next.focus();
+    else insert(items.length, "code");
   }
+  const indexOf = (it) => items.indexOf(it);
+  const deletes = createDeletes({ items, place, relabel, focusAt, say });
+  const onKey = commandKeys({ run: runAndNext, insert, remove: deletes.remove, undo: deletes.undo, move, focusAt, indexOf });
 
-  function frame(cell) {
-    const item = make(cell, { onRunKey, onChange: changed, onEscape: (it) => it.root.focus() });
-    item.root.tabIndex = -1;
-    item.root.setAttribute("role", "group");
-    item.root.prepend(el("div", { class: "nb-cell-tools" },
-      button("↑", "Move the cell up (Alt+↑)", "cell-up", () => move(item, -1)),
-      button("↓", "Move the cell down (Alt+↓)", "cell-down", () => move(item, 1)),
-      button("✕", "Delete the cell (D D; Z undoes)", "cell-delete", () => remove(item))));
-    item.bar = insertBar("below this cell", (type) => insert(items.indexOf(item) + 1, type));
-    item.root.addEventListener("keydown", (ev) => commandKey(item, ev));
-    return item;
-  }
+  const frame = (cell) => frameCell(make(cell, { onRunKey: runAndNext, onChange: changed, onEscape: (it) => it.root.focus() }),
+                                     { insert, remove: deletes.remove, move, onKey, indexOf });
 
-  /** Puts `item` (and its bar) at index `at` of the list on the page. */
+  /** Puts `item` (and its bar) at index `at` of the list on the page, keeping the focus. */
   function place(item, at) {
     const keep = item.root.contains(document.activeElement) ? document.activeElement : null;
     (at === 0 ? top : items[at - 1].bar).after(item.root, item.bar);
     keep?.focus();
   }
 
+  /** After each change: the cells' labels, Undo delete, autosave. */
   function relabel() {
     items.forEach((it, n) => it.root.setAttribute(
       "aria-label", `Cell ${n + 1} of ${items.length}, ${it.cell.type === "code" ? "code" : "Markdown"}`));
-    onUndoable(deleted.length);
+    onUndoable(deletes.count());
+    changed();
   }
 
   function insert(at, type) {
@@ -75,35 +161,7 @@ export function createCellList({ list, make, onRunKey, changed, say, onUndoable 
     items.splice(at, 0, item);
     place(item, at);
     relabel();
-    changed();
     item.edit();
-    return item;
-  }
-
-  function remove(item) {
-    const at = items.indexOf(item);
-    if (at < 0) return;
-    items.splice(at, 1);
-    item.root.remove();
-    item.bar.remove();
-    deleted.push({ item, at });
-    if (deleted.length > KEPT_DELETES) deleted.shift().item.destroy();
-    relabel();
-    changed();
-    (items[at] ?? items[at - 1])?.root.focus();
-    say(`Deleted cell ${at + 1}. Undo delete (or Z) brings it back.`);
-  }
-
-  function undo() {
-    const last = deleted.pop();
-    if (!last) return;
-    const at = Math.min(last.at, items.length);
-    items.splice(at, 0, last.item);
-    place(last.item, at);
-    relabel();
-    changed();
-    last.item.root.focus();
-    say(`Cell ${at + 1} is back.`);
   }
 
   function move(item, by) {
@@ -114,59 +172,20 @@ export function createCellList({ list, make, onRunKey, changed, say, onUndoable 
     items.splice(to, 0, item);
     place(item, to);
     relabel();
-    changed();
     item.root.scrollIntoView({ block: "nearest" });
-  }
-
-  const COMMANDS = {
-    Enter: (item) => item.edit(),
-    a: (item) => insert(items.indexOf(item), "code"),
-    b: (item) => insert(items.indexOf(item) + 1, "code"),
-    z: () => undo(),
-    ArrowUp: (item) => items[items.indexOf(item) - 1]?.root.focus(),
-    ArrowDown: (item) => items[items.indexOf(item) + 1]?.root.focus(),
-    k: (item) => COMMANDS.ArrowUp(item),
-    j: (item) => COMMANDS.ArrowDown(item),
-    d(item) {
-      const now = Date.now();
-      if (now - lastD < 1000) remove(item);
-      lastD = now;
-    },
-  };
-
-  function commandKey(item, ev) {
-    if (isField(ev.target) || ev.ctrlKey || ev.metaKey) return;
-    if (ev.key === "Enter" && ev.shiftKey) {
-      ev.preventDefault();
-      onRunKey(item);
-      return;
-    }
-    if (ev.altKey) {
-      if (ev.key === "ArrowUp" || ev.key === "ArrowDown") {
-        ev.preventDefault();
-        move(item, ev.key === "ArrowUp" ? -1 : 1);
-      }
-      return;
-    }
-    const command = ev.shiftKey ? null : COMMANDS[ev.key.length === 1 ? ev.key.toLowerCase() : ev.key];
-    if (!command) return;
-    ev.preventDefault();
-    if (ev.key.toLowerCase() !== "d") lastD = 0;
-    command(item);
   }
 
   return {
     items,
     cells: () => items.map((it) => it.cell),
-    /** Shows `cells` in place of the list's. */
+    /** Shows `cells` in place of the list's (nothing to undo then). */
     open(cells) {
-      for (const it of [...items, ...deleted.map((d) => d.item)]) it.destroy();
-      deleted.length = 0;
+      for (const it of items) it.destroy();
+      deletes.clear();
       items.splice(0, items.length, ...cells.map(frame));
       list.replaceChildren(top, ...items.flatMap((it) => [it.root, it.bar]));
       relabel();
     },
-    insert,
-    undo,
+    undo: () => deletes.undo(),
   };
 }

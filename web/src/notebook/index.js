@@ -35,16 +35,10 @@ export function createNotebookMode({ runner, stop, note, toggle, embed }) {
     clearTimeout(saveTimer);
     if (store) saveTimer = setTimeout(save, 300);
   };
-  function onRunKey(item) {   // Shift+Enter: run it, go to the next cell (a new one after the last)
-    runs.runCell(item);
-    const next = cells.items[cells.items.indexOf(item) + 1];
-    if (next) next.focus();
-    else cells.insert(cells.items.length, "code");
-  }
   const cells = createCellList({
     list,
     make: (cell, hooks) => (cell.type === "code" ? codeCell : markdownCell)(cell, hooks),
-    onRunKey,
+    run: (item) => runs.runCell(item),
     changed,
     say,
     onUndoable: (count) => toolbar.setUndoable(count),
