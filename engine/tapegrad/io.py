@@ -14,6 +14,12 @@ import os
 
 from . import dtypes, errors
 from .backend import xp
+from .data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401  (tf.io's)
+from .io_example import wire
+from .io_example.parsing import (  # noqa: F401  (tf.io's names)
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, parse_example,
+    parse_sequence_example, parse_single_example, parse_single_sequence_example,
+)
 from .tensor import Tensor, convert_to_tensor, wrap
 
 
@@ -68,60 +74,13 @@ def write_file(filename, contents, name=None):
         f.write(data)
 
 
-# -- protobuf wire format, the few pieces a TensorProto needs ----------------------------------
-def _varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _field(number, wire_type):
-    return _varint((number << 3) | wire_type)
-
-
-def _length_delimited(number, payload):
-    return _field(number, 2) + _varint(len(payload)) + payload
-
-
-def _read_varint(data, pos):
-    shift = result = 0
-    while True:
-        if pos >= len(data):
-            raise errors.InvalidArgumentError("Could not parse `serialized` as TensorProto: "
-                                              "truncated data")
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return result, pos
+# -- protobuf wire format (io_example.wire), the few pieces a TensorProto needs ---------------
+_varint, _field, _length_delimited = wire.varint, wire.field, wire.length_delimited
 
 
 def _fields(data):
     """(field number, wire type, value) of each field of one message."""
-    pos = 0
-    while pos < len(data):
-        key, pos = _read_varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _read_varint(data, pos)
-        elif wire == 2:
-            length, pos = _read_varint(data, pos)
-            value, pos = data[pos:pos + length], pos + length
-        elif wire == 5:
-            value, pos = data[pos:pos + 4], pos + 4
-        elif wire == 1:
-            value, pos = data[pos:pos + 8], pos + 8
-        else:
-            raise errors.InvalidArgumentError("Could not parse `serialized` as TensorProto")
-        yield number, wire, value
+    return wire.fields(data, "TensorProto")
 
 
 _TENSOR_CONTENT, _STRING_VAL, _DTYPE, _SHAPE = 4, 8, 1, 2

@@ -8,4 +8,8 @@ from .checkpoint import (  # noqa: F401
     Checkpoint, CheckpointLoadStatus, CheckpointManager, CheckpointReader, latest_checkpoint,
     list_variables, load_checkpoint, load_variable,
 )
+from ..io_example.messages import (  # noqa: F401  (tf.train's protocol messages)
+    BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
+    SequenceExample,
+)
 from .moving_average import ExponentialMovingAverage  # noqa: F401
