@@ -24,7 +24,7 @@ which their public functions check instead.
     >>> tf.sigmoid(tf.constant([1, 2]))
     Traceback (most recent call last):
     ...
-    tapegrad.errors.InvalidArgumentError: Sigmoid: x has dtype int32, which Sigmoid does not accept; expected a floating-point or complex tensor (half, float, double, complex64, complex128) [Op:Sigmoid]
+    tapegrad.errors.InvalidArgumentError: Sigmoid: x has dtype int32, which Sigmoid does not accept. Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, float, double, complex64, complex128 [Op:Sigmoid]
 """
 from .. import errors
 from ..backend import xp
@@ -40,8 +40,6 @@ _NAMES = {c: _TF_NAME.get(n, n) for c, n in _NAME_OF.items()}
 _ORDER = "".join(sorted(_CHARS, key=lambda c: [
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "complex64", "complex128", "bool"].index(_NAME_OF[c])))
-_KIND = {"half": "float", "float": "float", "double": "float", "complex64": "complex",
-         "complex128": "complex", "bool": "bool"}
 
 
 def _chars(names):
@@ -74,11 +72,13 @@ class Rule:
         """The dtype names the op rejects."""
         return {_NAME_OF[c] for c in self.kinds}
 
-    def accepted(self):
-        """TensorFlow's names of the numeric and bool dtypes the op accepts, in TensorFlow's order."""
+    def accepted(self, listed=False):
+        """TensorFlow's names of the numeric and bool dtypes the op accepts (``listed``: also
+        those TensorFlow lists for it without a CPU kernel), in TensorFlow's order."""
         seen = []
         for c in _ORDER:
-            if c not in self.kinds and _NAMES[c] not in seen:
+            if (self.kinds.get(c) in (None, "no_kernel") if listed else c not in self.kinds) \
+                    and _NAMES[c] not in seen:
                 seen.append(_NAMES[c])
         return seen
 
@@ -92,16 +92,32 @@ class Rule:
             return errors.NotFoundError(
                 f"{op}: no kernel for dtype {name} (TensorFlow registers {op} for {name} but has "
                 f"no CPU kernel for it) [Op:{op}]")
-        names = [a for a in self.accepted() if a not in ("uint16", "uint32", "uint64")]
-        kinds = {_KIND.get(a, "other") for a in names}
-        expected = {frozenset({"float"}): "a floating-point tensor",
-                    frozenset({"float", "complex"}): "a floating-point or complex tensor",
-                    frozenset({"bool"}): "a bool tensor"}.get(frozenset(kinds), "one of the dtypes")
+        if self.accepted() == ["bool"]:   # TensorFlow's ops on bool alone have no type attr
+            return errors.found_while_building(errors.invalid_argument(
+                f"cannot compute {op} as input #{_INPUT.get(arg, 0)}(zero-based) was expected to "
+                f"be a bool tensor but is a {name} tensor [Op:{op}]", TypeError), TypeError,
+                f"Input '{arg}' of '{op}' Op has type {name} that does not match expected type "
+                f"of bool.")
+        names = _tf_list(self.accepted(listed=True))
         return errors.found_while_building(errors.invalid_argument(
-            f"{op}: {arg} has dtype {name}, which {op} does not accept; expected {expected} "
-            f"({', '.join(names)}) [Op:{op}]", TypeError), TypeError,
+            f"{op}: {arg} has dtype {name}, which {op} does not accept. Value for attr 'T' of "
+            f"{name} is not in the list of allowed values: {', '.join(names)} [Op:{op}]",
+            TypeError), TypeError,
             f"Value passed to parameter '{arg}' has DataType {name} not in list of allowed "
             f"values: {', '.join(names)}")
+
+
+_INPUT = {"x": 0, "y": 1}   # an argument's position, for TensorFlow's "input #i" wording
+
+
+def _tf_list(accepted):
+    """TensorFlow's list of allowed values for an op accepting ``accepted``: its registrations
+    name bfloat16 (which the engine does not have) wherever they name half, and the quantized
+    types too where they take every number (TensorFlow's "numbertypes")."""
+    names = [n for a in accepted for n in ((a, "bfloat16") if a == "half" else (a,))]
+    if set(_NUMBER_NAMES) <= set(names):
+        names += ["qint8", "quint8", "qint16", "quint16", "qint32"]
+    return names
 
 
 def accepting(*names):
@@ -133,6 +149,7 @@ ANY = Rule({})                                              # every dtype, strin
 INTERNAL = {"dtypes": "an internal helper of another op's rules: it runs only on dtypes that op's "
                       "rule accepted"}
 FLOAT_NAMES, COMPLEX_NAMES, SIGNED_NAMES, UNSIGNED_NAMES = _FLOATS, _COMPLEXES, _SIGNED, _UNSIGNED
+_NUMBER_NAMES = [_TF_NAME.get(n, n) for n in _FLOATS + _INTS + _COMPLEXES]
 
 
 class Composite:
