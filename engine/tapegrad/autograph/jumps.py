@@ -12,7 +12,7 @@ that over tensors they become part of the graph's ``cond`` and ``while`` nodes):
 * The statements after one that may set a flag run under ``if ag__.not_(flag):``; a loop that
   may set ``do_return`` or ``break_`` also stops on it (``while``: its test becomes
   ``ag__.and_(lambda: ag__.not_(flag), lambda: test)``; ``for``: the loop's extra test,
-  ``node.ag_extra_test``). A loop's ``else:`` runs after it under ``if ag__.not_(break_):``.
+  ``node.ag_extra_test``).
 
 A jump inside a ``try`` (or a ``match``) is left as it is: the statement stays Python.
 """
@@ -181,13 +181,14 @@ def lower_returns(fdef):
 
 def lower_loop(loop, k):
     """The statements standing for ``loop`` with its own ``break`` and ``continue`` lowered
-    (flags ``break_k``, ``continue_k``); ``[loop]`` where it has none or they cannot be."""
+    (flags ``break_k``, ``continue_k``); ``[loop]`` where it has none or they cannot be (a
+    loop with ``else:`` is never converted: ``transform`` refuses it, as TensorFlow does)."""
     has_break = any(_holds(s, ast.Break, False) for s in loop.body)
     has_continue = any(_holds(s, ast.Continue, False) for s in loop.body)
-    if not (has_break or has_continue or loop.orelse) or \
+    if not (has_break or has_continue) or loop.orelse or \
             not _lowerable(loop.body, (ast.Break, ast.Continue), False):
         return [loop]
-    before, after = [], []
+    before = []
     if has_continue:
         flag = f"continue_{k}"
         lowering = _Lowering(ast.Continue, flag,
@@ -200,9 +201,4 @@ def lower_loop(loop, k):
         loop.body = lowering.block(loop.body)
         before.append(_assign(stop, ast.Constant(False), loop))
         _stop_loop(loop, stop)
-        if loop.orelse:
-            after.append(_guard(stop, loop.orelse))
-    elif loop.orelse:
-        after.extend(loop.orelse)
-    loop.orelse = []
-    return before + [loop] + after
+    return before + [loop]

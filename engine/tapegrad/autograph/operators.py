@@ -7,6 +7,7 @@ A converted statement hands over its bodies as functions and its variables throu
 """
 import sys
 
+from ..control_flow.structure import assert_same_structure
 from ..function.control import (NOT_TRACED, ControlFlowError, staged, traced, traced_cond,
                                 traced_while, tracing)
 from ..function.graph import in_user_code
@@ -64,11 +65,11 @@ _LIMITATIONS = ("\nSee https://github.com/tensorflow/tensorflow/blob/master/tens
                 "for more info.")
 
 
-def _go_on(value, kind):
+def _go_on(value, kind, frame):
     """A Python loop's test: a tensor the trace computed (a ``break`` or ``return`` under a
-    tensor condition) is TensorFlow's NotImplementedError."""
+    tensor condition) is TensorFlow's NotImplementedError, from the loop's line in ``frame``."""
     if traced(value):
-        raise NotImplementedError(_PY_LOOP_TENSOR[kind] + _LIMITATIONS)
+        raise _user_error(frame, NotImplementedError(_PY_LOOP_TENSOR[kind] + _LIMITATIONS))
     return bool(value)
 
 
@@ -97,10 +98,23 @@ def _prune(names, outside, kept):
                         f"the {branch} branch must also have a return statement."))
                 raise ControlFlowError(ValueError(
                     f"'{names[i]}' must also be initialized in the {branch} branch"))
+            _same_nesting(names[i], a, b)
             keep.append(i)
         kept[:] = keep
         return tuple(true_out[i] for i in keep), tuple(false_out[i] for i in keep)
     return check
+
+
+def _same_nesting(name, a, b):
+    """TensorFlow's TypeError for a variable nested differently by the two branches."""
+    try:
+        assert_same_structure(a, b)
+    except (ValueError, TypeError):
+        raise ControlFlowError(TypeError(
+            f"'{name}' must have the same nested structure in the main and else branches:\n\n"
+            f"The two structures don't have the same nested structure.\n\nFirst structure: "
+            f"type={type(a).__name__} str={a!r}\n\nSecond structure: type={type(b).__name__} "
+            f"str={b!r}")) from None
 
 
 def if_stmt(cond, body, orelse, get_state, set_state, names, outside):
@@ -233,7 +247,7 @@ def while_stmt(test, body, get_state, set_state, names, outside=()):
         while test():
             body()
         return
-    while _go_on(first, "while"):
+    while _go_on(first, "while", frame):
         body()
         first = test()
 
@@ -288,13 +302,13 @@ def _range_loop(frame, iterable, body, get_state, set_state, names, outside, ext
     return out
 
 
-def _py_for(iterable, body, extra_test):
+def _py_for(iterable, body, extra_test, frame):
     """A ``for`` run (unrolled) in Python; ``extra_test`` (lowered flags) ends it."""
-    if extra_test is not None and not _go_on(extra_test(), "for"):
+    if extra_test is not None and not _go_on(extra_test(), "for", frame):
         return
     for item in iterable:
         body(item)
-        if extra_test is not None and not _go_on(extra_test(), "for"):
+        if extra_test is not None and not _go_on(extra_test(), "for", frame):
             return
 
 
@@ -307,10 +321,10 @@ def for_stmt(iterable, body, get_state, set_state, names, outside=(), extra_test
                        names, outside, extra_test) is not NOT_TRACED:
             return
         iterable = iterable.make(*iterable.args, **iterable.kwargs)
-    if not isinstance(iterable, Tensor) or not iterable.shape.rank:
-        _py_for(iterable, body, extra_test)
-        return
     frame = sys._getframe(1)
+    if not isinstance(iterable, Tensor) or not iterable.shape.rank:
+        _py_for(iterable, body, extra_test, frame)
+        return
     n = iterable.shape[0]
     loop = ((lambda: body(gather(iterable, 0))), names, outside, frame) \
         if traced(iterable) and n else None
@@ -330,6 +344,6 @@ def for_stmt(iterable, body, get_state, set_state, names, outside=(), extra_test
     out = _run_loop(frame, loop_cond, loop_body, start, ["<index>"] + [names[j] for j in kept])
     if out is NOT_TRACED:
         set_state(before)
-        _py_for(iterable, body, extra_test)
+        _py_for(iterable, body, extra_test, frame)
     else:
         put(out[1:])

@@ -361,6 +361,10 @@ def _tree(fn):
     fdef = tree.body[0] if tree.body else None
     if not isinstance(fdef, ast.FunctionDef) or fdef.name != fn.__name__:
         raise ConversionError("its source is not a def statement")
+    for n in ast.walk(fdef):
+        if isinstance(n, (ast.For, ast.While)) and n.orelse:   # (as TensorFlow's AutoGraph)
+            kind = "for" if isinstance(n, ast.For) else "while"
+            raise ConversionError(f"{kind}/else statement not yet supported")
     ast.increment_lineno(tree, code.co_firstlineno - 1)   # (the source starts there)
     fdef.decorator_list = []
     args = fdef.args
