@@ -240,6 +240,7 @@ def test_fit_shows_the_live_training_chart_under_its_cell(notebook_page):
     assert focus_in_editor(pg)
     assert source_text(pg, index) == "" and code_cells(pg).count() == 5
     type_and_run(pg, index, FIT_CELL, "fit done 3")
+    assert focused_cell_label(pg).startswith("Cell 4 of ") and focus_in_editor(pg)   # Shift+Enter: the next cell
     cell = code_cells(pg).nth(index)
     plot = cell.locator("[data-testid=training-plot]")
     assert plot.is_visible()

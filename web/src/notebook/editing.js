@@ -12,7 +12,7 @@ export const KEYS = [
   ["A / B", "add a code cell above / below"],
   ["D D", "delete the cell"],
   ["Z", "undo the last delete"],
-  ["↑ / ↓", "the previous / next cell"],
+  ["↑ / ↓ (K / J)", "the previous / next cell"],
   ["Alt+↑ / Alt+↓", "move the cell up / down"],
 ];
 
