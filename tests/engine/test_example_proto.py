@@ -1,9 +1,11 @@
 """tf.train.Example and its relatives (tapegrad's own protobuf messages), tf.io.parse_example
 and its relatives, and TFRecord files written by tf.io.TFRecordWriter. What TensorFlow gives is
 recorded in tests/conformance/cases/example_proto.py; these check tapegrad's own edges."""
+import copy
 import doctest
 import gzip
 import os
+import pickle
 import struct
 
 import numpy as np
@@ -134,6 +136,17 @@ def test_values_are_checked_as_protobuf_checks_them():
         tf.train.Example(features=3)
     built = tf.train.Example(features={"feature": {"x": {"int64_list": {"value": [3]}}}})
     assert built.features.feature["x"].int64_list.value == [3]
+
+
+def test_copies_and_pickles_are_equal_and_independent():
+    example = _example(w=_bytes(b"a"))
+    for other in (copy.deepcopy(example), pickle.loads(pickle.dumps(example))):
+        assert other == example
+        other.features.feature["w"].bytes_list.value.append(b"b")
+        assert example.features.feature["w"].bytes_list.value == [b"a"]
+    values = copy.deepcopy(example.features.feature["w"].bytes_list.value)
+    with pytest.raises(TypeError):
+        values.append("not bytes")
 
 
 def test_parse_example_on_tensors_and_the_sparse_and_ragged_results():

@@ -17,6 +17,7 @@ b'\\n\\x0e\\n\\x0c\\n\\x01n\\x12\\x07\\x1a\\x05\\n\\x03\\x01\\xac\\x02'
 >>> tf.train.Example.FromString(example.SerializeToString()).features.feature["n"].int64_list.value
 [1, 300]
 """
+import copy
 import operator
 import struct
 
@@ -73,6 +74,9 @@ class _Values(list):
         else:
             super().__setitem__(i, self._check(v))
 
+    def __deepcopy__(self, memo):
+        return _Values(self._check, self)
+
 
 class _Map(dict):
     """A map field from strings to messages: a missing key reads as a new empty message, added
@@ -83,6 +87,9 @@ class _Map(dict):
         self._cls = cls
         for key, value in (items or {}).items():
             self[key] = value
+
+    def __deepcopy__(self, memo):
+        return _Map(self._cls, {k: copy.deepcopy(v, memo) for k, v in self.items()})
 
     def __missing__(self, key):
         value = self[key] = self._cls()
@@ -100,6 +107,9 @@ class _Messages(list):
     def __init__(self, cls, items=()):
         self._cls = cls
         super().__init__(_message(cls, v) for v in items)
+
+    def __deepcopy__(self, memo):
+        return _Messages(self._cls, [copy.deepcopy(v, memo) for v in self])
 
     def add(self, **kwargs):
         value = self._cls(**kwargs)
@@ -272,6 +282,9 @@ class _Message:
             self.SerializeToString(True) == other.SerializeToString(True)
 
     __hash__ = None
+
+    def __reduce__(self):                 # copies and pickles go through the wire bytes
+        return type(self).FromString, (self.SerializeToString(),)
 
 
 def _fields(data):

@@ -12,6 +12,7 @@ protos read into tensors as the feature configurations say.
   ``SequenceExample``'s feature lists, one block per step.
 
 Each example is parsed eagerly, so they work on string tensors and inside ``Dataset.map``.
+``row_splits_dtype`` is accepted, but tapegrad's ragged tensors keep their row splits as int64.
 
 >>> import tapegrad as tf
 >>> feature = tf.train.Feature(int64_list=tf.train.Int64List(value=[4, 5]))

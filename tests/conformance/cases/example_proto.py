@@ -83,6 +83,14 @@ def case_float_list_printed(tf):
     return list(tf.train.FloatList(value=[0.1, 1 / 3]).value)
 
 
+def case_feature_printed_and_bytes(tf):
+    features = [_strings(tf, b"test_string"), _floats(tf, 2.718281828), _int64s(tf, 1),
+                tf.train.Feature(int64_list=tf.train.Int64List())]
+    for feature in features:
+        print(feature)
+    return [f.SerializeToString() for f in features]
+
+
 def case_sequence_example_bytes_and_printed(tf):
     data = _sequence(tf, {"n": _int64s(tf, 5)},
                      {"t": [_int64s(tf, 1, 2), _int64s(tf, 3)]})
