@@ -33,7 +33,7 @@ class DecodeError(Exception):
 # -- repeated scalar fields -----------------------------------------------------------------
 def _int64(owner):
     def check(v):
-        if isinstance(v, (bool, xp.bool_)):
+        if isinstance(v, bool):
             raise TypeError(f"Field tensorflow.{owner}.value: Expected an int, got a boolean.")
         return operator.index(v)
     return check

@@ -130,7 +130,11 @@ def case_message_value_errors(tf):
             _raised(lambda: tf.train.BytesList(value=["text"])),
             _raised(lambda: tf.train.FloatList(value=["a"])),
             _raised(lambda: tf.train.Example(foo=1)),
-            _raised(lambda: tf.train.Int64List(value=[1]).value.append(0.5))]
+            _raised(lambda: tf.train.Int64List(value=[1]).value.append(0.5)),
+            _raised(lambda: tf.train.Int64List(value=[tf.constant(True).numpy()])),
+            _raised(lambda: tf.train.Int64List(value=[False])),
+            list(tf.train.FloatList(value=[True, tf.constant(False).numpy()]).value),
+            list(tf.train.Int64List(value=[tf.constant(7).numpy()]).value)]
 
 
 # -- feature configurations -------------------------------------------------------------------
