@@ -17,8 +17,8 @@ from .backend import xp
 from .data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401  (tf.io's)
 from .io_example import wire
 from .io_example.parsing import (  # noqa: F401  (tf.io's names)
-    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, parse_example,
-    parse_sequence_example, parse_single_example, parse_single_sequence_example,
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,
+    parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example,
 )
 from .tensor import Tensor, convert_to_tensor, wrap
 

@@ -169,6 +169,17 @@ def test_string_defaults_and_fixed_strings():
     assert out["s"].numpy().tolist() == [b"a", b"z"]
 
 
+def test_sparse_feature_missing_value_key_and_its_place_in_the_result():
+    with pytest.raises(ValueError, match="Missing value_key"):
+        tf.io.parse_example([b""], {"s": tf.io.SparseFeature("i", None, tf.float32, 3)})
+    data = [_example(i=_ints(2), v=_floats(1.0), w=_floats(3.0)).SerializeToString()]
+    out = tf.io.parse_example(data, {"w": tf.io.FixedLenFeature([], tf.float32),
+                                     "s": tf.io.SparseFeature("i", "v", tf.float32, 3),
+                                     "a": tf.io.VarLenFeature(tf.float32)})
+    assert list(out) == ["a", "s", "w"]              # VarLen, SparseFeature, then dense
+    assert tf.sparse.to_dense(out["s"]).numpy().tolist() == [[0.0, 0.0, 1.0]]
+
+
 def test_parse_single_example_needs_a_scalar():
     with pytest.raises(ValueError, match="must be a scalar"):
         tf.io.parse_single_example([b""], {"x": tf.io.VarLenFeature(tf.int64)})
@@ -228,7 +239,7 @@ def test_crc32c_known_value():
 def test_names_are_exported():
     for name in ("parse_example", "parse_single_example", "parse_sequence_example",
                  "parse_single_sequence_example", "FixedLenFeature", "VarLenFeature",
-                 "RaggedFeature", "FixedLenSequenceFeature", "TFRecordWriter",
+                 "RaggedFeature", "FixedLenSequenceFeature", "SparseFeature", "TFRecordWriter",
                  "TFRecordOptions"):
         assert callable(getattr(tf.io, name))
     for name in ("Example", "Features", "Feature", "BytesList", "FloatList", "Int64List",

@@ -7,6 +7,9 @@ protos read into tensors as the feature configurations say.
 - ``VarLenFeature(dtype)``: a ``SparseTensor`` of the values, one row per example.
 - ``RaggedFeature(dtype, value_key, partitions)``: a ``RaggedTensor`` (a plain tensor for one
   example without partitions), the values split by each partition, outermost first.
+- ``SparseFeature(index_key, value_key, dtype, size)``: a ``SparseTensor`` of ``size`` with
+  the values of ``value_key`` at the indices of ``index_key`` (sorted unless
+  ``already_sorted``; indices are not checked against ``size``, as in TensorFlow).
 - ``FixedLenSequenceFeature(shape, dtype, allow_missing, default_value)``: in an ``Example``,
   any number of ``shape`` blocks per example (padded to the longest); in a
   ``SequenceExample``'s feature lists, one block per step.
@@ -55,6 +58,16 @@ class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
     __slots__ = ()
 
 
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """Values placed at the indices other features hold: a ``SparseTensor`` of ``size`` (a
+    list of sizes and of index keys for more dimensions) per example."""
+    __slots__ = ()
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
 def _partition(name, fields):
     return type(name, (collections.namedtuple(name, fields),), {"__slots__": ()})
 
@@ -78,7 +91,8 @@ class RaggedFeature(collections.namedtuple(
 
 _KINDS = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
 _TYPE_NAMES = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
-_FEATURE_TYPES = (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, RaggedFeature)
+_FEATURE_TYPES = (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, RaggedFeature,
+                  SparseFeature)
 
 
 # -- checking the configuration -------------------------------------------------------------
@@ -101,6 +115,8 @@ def _check_features(features, allowed):
         if isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)) \
                 and feature.shape is None:
             raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+        if isinstance(feature, SparseFeature):
+            _check_sparse_feature(feature)
         _check_dtype(feature.dtype)
     ragged = sorted({f.value_key or k for k, f in features.items()
                      if isinstance(f, RaggedFeature)})
@@ -110,6 +126,15 @@ def _check_features(features, allowed):
         raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {ragged}, "
                          f"sparse_keys: {sparse}, intersection: {both}")
     return features
+
+
+def _check_sparse_feature(feature):
+    for field in ("index_key", "value_key"):
+        if not getattr(feature, field):
+            raise ValueError(f"Missing {field} for SparseFeature {feature}.")
+    if feature.size is None:
+        raise TypeError("vocab_size has to be a Tensor or Python int. Found <class "
+                        "'NoneType'>")
 
 
 def _shape(feature):
@@ -350,6 +375,8 @@ def _read_features(maps, features, batch, context=False):
         elif isinstance(f, VarLenFeature):
             rows = [_feature_values(m, key, f.dtype, style) or [] for m in maps]
             out[key] = _sparse(rows, f.dtype, batch)
+        elif isinstance(f, SparseFeature):
+            out[key] = _sparse_feature(maps, f, batch)
         else:
             out[key] = _ragged([_ragged_parts(m, key, f, style) for m in maps], f, batch)
     return out
@@ -358,8 +385,8 @@ def _read_features(maps, features, batch, context=False):
 def _in_output_order(features):
     def rank(item):
         f = item[1]
-        return (0 if isinstance(f, VarLenFeature) else 2 if isinstance(f, RaggedFeature)
-                else 1), item[0]
+        return (0 if isinstance(f, VarLenFeature) else 1 if isinstance(f, SparseFeature)
+                else 3 if isinstance(f, RaggedFeature) else 2), item[0]
     return sorted(features.items(), key=rank)
 
 
@@ -389,6 +416,27 @@ def parse_single_example(serialized, features, example_names=None, name=None):
                          f"{list(data._value.shape)}).")
     examples, _ = _records(data, Example)
     return _read_features([e.features.feature for e in examples], features, False)
+
+
+def _sparse_feature(maps, f, batch):
+    """Each example's values at the indices its index features hold, as one SparseTensor."""
+    keys = [f.index_key] if isinstance(f.index_key, str) else list(f.index_key)
+    sizes = [f.size] if isinstance(f.size, int) else [int(n) for n in f.size]
+    indices, values = [], []
+    for b, m in enumerate(maps):
+        vals = _feature_values(m, f.value_key, f.dtype, "sparse") or []
+        places = [_feature_values(m, k, dtypes.int64, "sparse") or [] for k in keys]
+        for where in places:
+            if len(where) != len(vals):
+                raise ValueError(f"Dimensions {len(where)} and {len(vals)} are not compatible")
+        entries = [(tuple(int(p[j]) for p in places), v) for j, v in enumerate(vals)]
+        if not f.already_sorted:
+            entries.sort(key=lambda e: e[0])
+        indices += [([b] if batch else []) + list(at) for at, _ in entries]
+        values += [v for _, v in entries]
+    shape = ([len(maps)] if batch else []) + sizes
+    return SparseTensor(_array(indices, dtypes.int64, (-1, len(shape))),
+                        _tensor(_array(values, f.dtype), f.dtype), shape)
 
 
 # -- SequenceExample -------------------------------------------------------------------------

@@ -401,3 +401,23 @@ def case_tfrecord_writer_compressed(tf):
         lambda r: tf.io.parse_single_example(r, {"n": tf.io.FixedLenFeature([], tf.int64)}))
     return [list(dataset),
             _raised(lambda: tf.io.TFRecordWriter(path, "BAD"))]
+
+
+# -- SparseFeature ----------------------------------------------------------------------------
+def case_sparse_feature(tf):
+    data = [_serialized(tf, ix=_int64s(tf, 5, 1), val=_floats(tf, 0.5, 1.5)),
+            _serialized(tf, ix=_int64s(tf), val=_floats(tf)),
+            _serialized(tf, ix=_int64s(tf, 9), val=_floats(tf, 2.0), iy=_int64s(tf, 3))]
+    sf = tf.io.SparseFeature
+    return [str(sf("ix", "val", tf.float32, 10)),
+            tf.io.parse_example(data, {"sp": sf("ix", "val", tf.float32, 10),
+                                       "val": tf.io.VarLenFeature(tf.float32)}),
+            tf.io.parse_example(data, {"sp": sf("ix", "val", tf.float32, 6,
+                                                already_sorted=True)}),
+            tf.io.parse_single_example(data[0], {"sp": sf("ix", "val", tf.float32, 10)}),
+            tf.io.parse_example([data[2]], {"sp": sf(["ix", "iy"], "val", tf.float32, [10, 4])}),
+            _raised(lambda: tf.io.parse_example(
+                [_serialized(tf, ix=_int64s(tf, 1, 2), val=_floats(tf, 0.5))],
+                {"sp": sf("ix", "val", tf.float32, 6)})),
+            _raised(lambda: tf.io.parse_example(data, {"sp": sf("ix", "val", tf.float32, None)})),
+            _raised(lambda: tf.io.parse_example(data, {"sp": sf(None, "val", tf.float32, 3)}))]
