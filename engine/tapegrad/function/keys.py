@@ -3,13 +3,21 @@
 A call's key holds the structure of its arguments, the shapes and dtypes of their tensors, the
 values of Python scalars and strings and the identity of other objects. A trace made for one key
 (its pattern, where ``None`` dimensions fit any size) serves every call whose key fits it.
+
+A RaggedTensor is walked as TensorFlow's composite tensors are, as its component tensors (flat
+values, then the row splits of each ragged axis, outermost first): its key is TensorFlow's
+``RaggedTensorSpec`` (the number of rows, the dtype, the ragged rank and the uniform inner
+dimensions; the row lengths are not part of it), and its components are the trace's inputs.
 """
 from ..backend import xp as np
+from ..ops.ragged_array_ops import RaggedTensorSpec
+from ..ops.ragged_ops import RaggedTensor
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec, dims_compatible, most_specific_common_shape
 from ..variables import Variable
 
 _TENSOR, _VARIABLE, _PYTHON, _OBJECT = "tensor", "variable", "python", "object"
+_RAGGED = "ragged"
 _LEAF_KINDS = (_VARIABLE, _PYTHON, _OBJECT)
 
 
@@ -31,6 +39,12 @@ def trace_key(x):
         return (_TENSOR, x._dims, x.dtype.name)
     if isinstance(x, Variable):
         return (_VARIABLE, tuple(x.shape), x.dtype.name)
+    if isinstance(x, RaggedTensor):
+        return _ragged_key(int(x.nrows()._value), x.ragged_rank,
+                           tuple(x.flat_values._value.shape[1:]), x.dtype.name)
+    if isinstance(x, RaggedTensorSpec):
+        dims = x.shape.as_list() if x.shape.rank is not None else [None] * (x.ragged_rank + 1)
+        return _ragged_key(dims[0], x.ragged_rank, tuple(dims[x.ragged_rank + 1:]), x.dtype.name)
     if isinstance(x, (list, tuple)):
         return (type(x).__name__, tuple(trace_key(v) for v in x))
     if isinstance(x, dict):
@@ -38,6 +52,14 @@ def trace_key(x):
     if x is None or isinstance(x, (bool, int, float, complex, str, bytes)):
         return (_PYTHON, x)
     return (_OBJECT, id(x))
+
+
+def _ragged_key(nrows, ragged_rank, inner, dtype):
+    """A RaggedTensor's key, as its components': flat values (any number, ``inner`` dims after
+    the first), the outer row splits (``nrows + 1``) and the inner ones (any number)."""
+    outer = None if nrows is None else nrows + 1
+    splits = [(_TENSOR, (outer,), "int64")] + [(_TENSOR, (None,), "int64")] * (ragged_rank - 1)
+    return (_RAGGED, ((_TENSOR, (None,) + inner, dtype), *splits))
 
 
 def fits(pattern, key):
@@ -93,8 +115,25 @@ def tensor_dims(key):
     return out
 
 
+class RaggedParts(tuple):
+    """A RaggedTensor's components once mapped to something other than tensors (specs, a graph's
+    output slots); mapped back to tensors, they make a RaggedTensor again."""
+    __slots__ = ()
+
+
+def _assemble(parts):
+    if all(isinstance(p, Tensor) for p in parts):
+        return RaggedTensor._from_components(parts[0], parts[1:])
+    return RaggedParts(parts)
+
+
 def map_leaves(fn, x):
-    """``fn`` applied to every leaf of ``x`` (lists, tuples, namedtuples, dicts in their order)."""
+    """``fn`` applied to every leaf of ``x`` (lists, tuples, namedtuples, dicts in their order;
+    a RaggedTensor's components)."""
+    if isinstance(x, RaggedTensor):
+        return _assemble([map_leaves(fn, c) for c in (x.flat_values, *x.nested_row_splits)])
+    if isinstance(x, RaggedParts):
+        return _assemble([map_leaves(fn, c) for c in x])
     if isinstance(x, dict):
         return type(x)((k, map_leaves(fn, v)) for k, v in x.items())
     if isinstance(x, tuple) and hasattr(x, "_fields"):

@@ -1,9 +1,13 @@
 """A ``tf.function``'s arguments: bound to the Python signature and named as TensorFlow names its
 placeholders, checked and converted against an ``input_signature`` with TensorFlow's errors, and
-rebuilt into positional and keyword arguments for the Python function."""
+rebuilt into positional and keyword arguments for the Python function. An input signature holds
+``TensorSpec``s and ``RaggedTensorSpec``s (a RaggedTensor's spec is checked component by component,
+as TensorFlow does: flat values, then row splits)."""
 import inspect
 
 from .. import nest
+from ..ops.ragged_array_ops import RaggedTensorSpec
+from ..ops.ragged_ops import RaggedTensor
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec
 from ..variables import Variable
@@ -65,7 +69,7 @@ def check_input_signature(input_signature):
         raise TypeError("input_signature must be either a tuple or a list, got "
                         f"{type(input_signature)}.")
     leaves = nest.flatten(list(input_signature))
-    bad = [x for x in leaves if not isinstance(x, TensorSpec)]
+    bad = [x for x in leaves if not isinstance(x, (TensorSpec, RaggedTensorSpec))]
     if bad:
         raise TypeError("input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got invalid args {bad} with types {[type(x) for x in bad]}.")
@@ -105,6 +109,8 @@ def _fit_to_spec(value, spec):
         if not isinstance(value, (list, tuple)) or len(value) != len(spec):
             raise _Mismatch(f"{value!r} does not match the structure of {spec!r}")
         return type(value)(_fit_to_spec(v, s) for v, s in zip(value, spec))
+    if isinstance(spec, RaggedTensorSpec):
+        return _fit_to_ragged_spec(value, spec)
     if isinstance(value, Variable):
         value = value.read_value()
     if not isinstance(value, Tensor):
@@ -123,12 +129,37 @@ class _Mismatch(Exception):
     pass
 
 
+def _component_specs(spec):
+    """A RaggedTensorSpec's component specs: flat values, then each axis's row splits."""
+    dims = spec.shape.as_list() if spec.shape.rank is not None else [None] * (spec.ragged_rank + 1)
+    outer = None if dims[0] is None else dims[0] + 1
+    splits = [TensorSpec([outer], spec.row_splits_dtype)] + \
+        [TensorSpec([None], spec.row_splits_dtype)] * (spec.ragged_rank - 1)
+    return [TensorSpec([None] + dims[spec.ragged_rank + 1:], spec.dtype)] + splits
+
+
+def _fit_to_ragged_spec(value, spec):
+    """``value`` if it is a RaggedTensor of ``spec``, else TensorFlow's reason: the structures
+    differ (not ragged, another ragged rank) or a component cannot be cast to its spec."""
+    specs = _component_specs(spec)
+    parts = [value.flat_values, *value.nested_row_splits] if isinstance(value, RaggedTensor) \
+        else [value]
+    if len(parts) != len(specs):
+        raise _Mismatch(f"The two structures don't have the same nested structure.\n\n"
+                        f"First structure: type=list str={specs!r}\n\n"
+                        f"Second structure: type=list str={parts!r}")
+    for part, part_spec in zip(parts, specs):
+        if part.dtype != part_spec.dtype or not part_spec.is_compatible_with(part):
+            raise _Mismatch(f"Can not cast {TensorSpec.from_tensor(part)!r} to {part_spec!r}")
+    return value
+
+
 def _signature_text(names, specs):
     return ", ".join(f"{n}: {s!r}" for n, s in zip(names, specs))
 
 
 def spec_of(x):
-    """A tensor's TensorSpec; anything else as it is."""
+    """A tensor's TensorSpec (a RaggedTensor's component's); anything else as it is."""
     return TensorSpec.from_tensor(x) if isinstance(x, Tensor) else x
 
 

@@ -181,7 +181,12 @@ class RaggedTensor:
 
     @property
     def shape(self):
+        """``[nrows, None, ...]``; while a ``tf.function`` traces, nrows as its spec says
+        (``None`` for ``RaggedTensorSpec([None, None])``), read from the row splits' traced dims."""
         inner = self._values.shape
+        dims = getattr(self._row_splits, "_graph_dims", None)
+        if dims is not None and dims[0] is None:
+            return TensorShape([None, None] + list(inner)[1:])
         return TensorShape([int(self._row_splits._value.size - 1), None] + list(inner)[1:])
 
     def row_lengths(self, axis=1, name=None):
@@ -305,6 +310,17 @@ class RaggedTensor:
         result = flat_values if isinstance(flat_values, RaggedTensor) else _tensor(flat_values)
         for splits in reversed(list(nested_row_splits)):
             result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    @classmethod
+    def _from_components(cls, flat_values, nested_row_splits):
+        """The RaggedTensor of these component tensors, kept as they are (int64 row splits, not
+        checked): how a ``tf.function`` trace rebuilds its ragged arguments and results."""
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            outer = cls.__new__(cls)
+            outer._values, outer._row_splits = result, splits
+            result = outer
         return result
 
     @classmethod

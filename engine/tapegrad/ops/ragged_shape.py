@@ -159,13 +159,14 @@ class DynamicRaggedShape:
 
     def static_lengths(self, ragged_lengths=True):
         """The lengths of each axis: ints, a tuple of row lengths for a ragged one (None with
-        ``ragged_lengths=False``)."""
+        ``ragged_lengths=False``); a uniform partition's length is a NumPy int64, as in
+        TensorFlow."""
         if not self._partitions:
             return list(self._inner)
         out = [int(self._partitions[0]._splits.size - 1)]
         for p in self._partitions:
             if p.is_uniform():
-                out.append(int(p._uniform))
+                out.append(xp.int64(p._uniform))
             else:
                 out.append(tuple(int(v) for v in xp.diff(p._splits)) if ragged_lengths else None)
         return out + self._inner[1:]
@@ -192,7 +193,8 @@ class DynamicRaggedShape:
         return DynamicRaggedShape.from_lengths(self.static_lengths()[:stop], dtype=self._dtype)
 
     def __repr__(self):
-        return (f"<DynamicRaggedShape lengths={self.static_lengths()} "
+        lengths = [d if isinstance(d, tuple) else int(d) for d in self.static_lengths()]
+        return (f"<DynamicRaggedShape lengths={lengths} "
                 f"num_row_partitions={self.num_row_partitions}>")
 
     # -- values of this shape -------------------------------------------------------------------
