@@ -98,7 +98,7 @@ def _sample(result_type, op, probs, true_classes, num_true, num_sampled, unique,
         raise InvalidArgumentError(f"{op}: range_max must be positive and num_sampled >= 0, "
                                    f"got {range_max} and {num_sampled}")
     if unique and num_sampled > range_max:
-        raise InvalidArgumentError(f"{op}: Sampler's range is too small: range_max={range_max} "
+        raise InvalidArgumentError(f"{op}: Sampler's range is too small. range_max={range_max} "
                                    f"< num_sampled={num_sampled} with unique=True")
     if not unique:
         sampled = _draw(probs, num_sampled, rng) if num_sampled else xp.zeros(0, xp.int64)

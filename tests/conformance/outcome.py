@@ -158,10 +158,11 @@ _TOKEN = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?|'[^'\s]{1,40}'|`[^`\s]{1,40}`|\
 
 
 def meaning(message):
-    """A TensorFlow (or tapegrad) error message without what does not carry its meaning."""
+    """A TensorFlow (or tapegrad) error message without what does not carry its meaning (runs
+    of spaces count as one)."""
     for pattern, repl in _NOISE:
         message = pattern.sub(repl, message)
-    return message.strip()
+    return re.sub(r"(?<=\S)  +(?=\S)", " ", message).strip()
 
 
 def _tokens(message):

@@ -72,8 +72,11 @@ def test_shape_rejects_floats_negatives_and_two_unknowns():
 
 def test_compatible_shapes():
     checks.compatible("Variable", [None, 2], (3, 2))
-    with pytest.raises(ValueError, match=r"\(2,\) is not compatible with the shape argument \[3\]"):
+    with pytest.raises(ValueError, match=r"shape \(\(2,\)\) is not compatible with the "
+                                         r"explicitly supplied `shape` argument \(\[3\]\)"):
         checks.compatible("Variable", [3], (2,))
+    with pytest.raises(ValueError, match=r"\(2,\) is not compatible with the shape argument \[3\]"):
+        checks.compatible("Fill", [3], (2,))
 
 
 # --- sizes and indices ----------------------------------------------------------------------------

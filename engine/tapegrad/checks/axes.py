@@ -15,6 +15,11 @@ from ..backend import xp
 from ._errors import describe, invalid, python_type_error, type_like
 
 
+# TensorFlow's words for a Python float axis where they are not the int32 conversion's
+_FLOAT_AXIS_WORDS = {"ArgMax": "axis must be int or Tensor with integer datatype",
+                     "Unpack": "list indices must be integers or slices, not float"}
+
+
 def _as_int(op, value, arg, whole_floats=False):
     """One axis as an int, with TensorFlow's conversions: a bool counts as 0/1 and a NumPy
     float holding an integer is accepted; a Python float is a ``TypeError`` (it cannot become
@@ -30,7 +35,8 @@ def _as_int(op, value, arg, whole_floats=False):
             return int(array)
         raise type_like(op, f"{op}: {arg} must be an int32 or int64 tensor, got a "
                             f"{array.dtype} tensor")
-    converting = f" (Cannot convert {value!r} to EagerTensor of dtype int32)" \
+    default = f"Cannot convert {value!r} to EagerTensor of dtype int32"
+    converting = f" ({_FLOAT_AXIS_WORDS.get(op, default)})" \
         if isinstance(value, float) else ""      # TensorFlow's words for a Python float
     raise python_type_error(f"{op}: {arg} must be an integer, got {describe(value)}{converting}")
 
@@ -72,8 +78,12 @@ def axes(op, value, rank, arg="axis", duplicates="reject", whole_floats=False):
     items = _items(value) if not whole_floats else \
         (list(value) if isinstance(value, (list, tuple)) else [value])
     if items is None:
+        dtype = getattr(getattr(value, "_value", None), "dtype", None)
+        tf_name = {"float16": "half", "float32": "float", "float64": "double"}.get(
+            getattr(dtype, "name", "float32"), getattr(dtype, "name", ""))
         raise type_like(op, f"{op}: {arg} must be an int32 or int64 tensor, got "
-                            f"{describe(value)}")
+                            f"{describe(value)}. Value for attr 'Tidx' of {tf_name} is not in "
+                            f"the list of allowed values: int32, int64")
     out = tuple(axis(op, a, rank, arg, whole_floats=whole_floats) for a in items)
     if duplicates == "reject" and len(set(out)) != len(out):
         raise invalid(op, f"{op}: {arg} {list(items)} names the same axis twice")

@@ -28,6 +28,9 @@ def slice_bounds(op, begin, size, shape):
     sizes = []
     for i, (b, s, d) in enumerate(zip(begin, size, shape)):
         if not 0 <= b <= d:
+            if d == 0:   # TensorFlow's words for an empty dimension
+                raise invalid(op, f"{op}: Expected begin[{i}] == 0 (got {b}) and size[{i}] == 0 "
+                                  f"(got {s if s != -1 else d - b}) when input.dim_size({i}) == 0")
             raise invalid(op, f"{op}: begin[{i}] must be in [0, {d}], got {b}")
         if s == -1:
             s = d - b

@@ -84,7 +84,9 @@ def shape(op, value, arg="shape", allow_unknown=False, allow_negative=False,
                 raise invalid(op, f"{op}: {arg}[{i}] is {d}; each size must be {expected}")
             unknown += 1
     if unknown > 1:
-        raise invalid(op, f"{op}: {arg} may hold only one -1, got {dims}")
+        first, second = [i for i, d in enumerate(dims) if d == -1][:2]
+        raise invalid(op, f"{op}: {arg} may hold only one -1, got {dims} (Only one input size "
+                          f"may be -1, not both {first} and {second})")
     return tuple(dims)
 
 
@@ -116,5 +118,9 @@ def compatible(op, given, actual, arg="shape"):
         return
     dims = _partial_dims(given)
     if dims is not None and not _dims_fit(dims, actual):
+        if op == "Variable":   # TensorFlow's sentence
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape "
+                             f"({tuple(actual)}) is not compatible with the explicitly supplied "
+                             f"`{arg}` argument ({dims}).")
         raise ValueError(f"{op}: the initial value's shape {tuple(actual)} is not compatible "
                          f"with the {arg} argument {dims}")

@@ -16,7 +16,10 @@ def count(op, value, arg, minimum=0):
     if isinstance(array, xp.ndarray) and array.ndim == 0 and array.dtype.kind in "iu":
         value = int(array)
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, xp.integer)):
-        raise python_type_error(f"{op}: {arg} must be an integer, got {describe(value)}")
+        converting = f" (Cannot convert {value!r} to EagerTensor of dtype int32)" \
+            if isinstance(value, float) else ""      # TensorFlow's words for a Python float
+        raise python_type_error(f"{op}: {arg} must be an integer, got {describe(value)}"
+                                f"{converting}")
     value = int(value)
     if minimum is not None and value < minimum:
         raise invalid(op, f"{op}: {arg} must be >= {minimum}, got {value}")

@@ -120,7 +120,7 @@ class Strategy:
     def _reduce_one(self, op, value, axis):
         if not isinstance(value, DistributedValues) and self.num_replicas_in_sync > 1 \
                 and len(self._local_replicas) > 1:
-            raise ValueError(f"A non-DistributedValues value {convert_to_tensor(value)} cannot "
+            raise ValueError(f"A non-DistributedValues value {convert_to_tensor(value)!s} cannot "
                              f"be reduced with the given reduce op {op}.")
         parts = [convert_to_tensor(v) for v in local_values(value, len(self._local_replicas))]
         count = None

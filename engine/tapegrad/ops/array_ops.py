@@ -51,10 +51,20 @@ def transpose(a, perm=None, conjugate=False, name=None):
         checks.shape("Transpose", perm, "perm", allow_negative=True)
     if len(perm) != nd or any(not -nd <= p < nd for p in perm) \
             or sorted(p % nd for p in perm) != list(range(nd)):
-        raise InvalidArgumentError(f"transpose expects a permutation of {nd} axes, got {list(perm)} "
-                                   f"[Op:Transpose]")
+        raise InvalidArgumentError(f"transpose expects a permutation of {nd} axes, got {list(perm)}"
+                                   f"{_missing_axis(perm, nd)} [Op:Transpose]")
     out = bind(TRANSPOSE, (x,), {"perm": tuple(p % nd for p in perm)})
     return conj_if_complex(out) if conjugate else out
+
+
+def _missing_axis(perm, nd):
+    """TensorFlow's words for a ``perm`` of the wrong length, or one that misses an axis."""
+    if len(perm) != nd:
+        return f" (transpose expects a vector of size {nd}. But input(1) is a vector of size " \
+               f"{len(perm)})"
+    missing = next((d for d in range(nd) if d not in [p % nd for p in perm]), None)
+    return "" if missing is None else \
+        f": {missing} is missing from {{{','.join(str(p) for p in perm)}}}."
 
 
 def matrix_transpose(a, name=None, conjugate=False):
@@ -103,8 +113,15 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 
 # -- joining ------------------------------------------------------------------------------------
 def _concat_error(inputs, attrs, exc):
+    shapes = [_shape(x) for x in inputs]
+    if any(len(s) == 0 for s in shapes):
+        return "ConcatOp : Can't concatenate scalars (use tf.stack instead)"
+    for i, s in enumerate(shapes[1:], 1):
+        if len(s) != len(shapes[0]):
+            return (f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                    f"{_fmt(shapes[0])} vs. shape[{i}] = {_fmt(s)}")
     return ("ConcatOp : Dimension mismatch in inputs along axis other than " +
-            str(attrs["axis"]) + ": " + " vs. ".join(_fmt(_shape(x)) for x in inputs))
+            str(attrs["axis"]) + ": " + " vs. ".join(_fmt(s) for s in shapes))
 
 
 def _concat_vjp(g, ans, inputs, attrs, wanted):
@@ -146,7 +163,10 @@ def _stack_vjp(g, ans, inputs, attrs, wanted):
 
 
 def _stack_error(inputs, attrs, exc):
-    return "Shapes of all inputs must match: " + " != ".join(_fmt(_shape(x)) for x in inputs)
+    shapes = [_shape(x) for x in inputs]
+    bad = next((i for i, s in enumerate(shapes) if s != shapes[0]), 1)
+    return (f"Shapes of all inputs must match: values[0].shape = {_fmt(shapes[0])} != "
+            f"values[{bad}].shape = {_fmt(shapes[bad])}")
 
 
 PACK = primitive("Pack", lambda *xs, axis: xp.stack(xs, axis=axis), _stack_error, dtypes=ANY)
@@ -327,6 +347,10 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    if isinstance(num_rows, float) or isinstance(num_columns, float):   # TensorFlow's words
+        columns = num_rows if num_columns is None else num_columns
+        raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer values."
+                        f" Received: num_rows={num_rows}, num_columns={columns}")
     rows = checks.count("Eye", num_rows, "num_rows", minimum=None)
     cols = rows if num_columns is None else checks.count("Eye", num_columns, "num_columns",
                                                          minimum=None)

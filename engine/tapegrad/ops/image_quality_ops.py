@@ -76,8 +76,9 @@ def _ssim_per_channel(x, y, top, filter_size, filter_sigma, k1, k2):
     """(mean SSIM, mean contrast-structure) per channel, as TensorFlow's helper computes them."""
     h, w = x._value.shape[-3], x._value.shape[-2]
     if h < filter_size or w < filter_size:
-        raise InvalidArgumentError(f"assertion failed: the images ({h} x {w}) are smaller than "
-                                   f"filter_size {filter_size}")
+        c = x._value.shape[-1]
+        raise InvalidArgumentError(f"assertion failed: the images ({h} x {w} x {c}) are smaller "
+                                   f"than filter_size {filter_size}")
     g = _gauss_1d(filter_size, float(filter_sigma))
     wh, ww = wrap(_band(h, g)), wrap(_band(w, g))
 

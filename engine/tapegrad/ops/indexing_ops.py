@@ -35,9 +35,19 @@ def _indices(x, op):
     if kind == "b":        # TensorFlow cannot convert bools to an index type: a TypeError
         raise TypeError(f"{op}: indices must be int32 or int64, got bool")
     if kind not in "iu":   # a float or complex index tensor: the op does not accept its type
-        raise checks.invalid(op, f"{op}: indices must be int32 or int64, got {t.dtype.name}",
-                             TypeError)
+        attr, allowed = _INDEX_ATTR.get(op, (None, None))
+        tf_words = (f". Value for attr '{attr}' of {_TF_NAME.get(t.dtype.name, t.dtype.name)} "
+                    f"is not in the list of allowed values: {allowed}" if attr else "")
+        raise checks.invalid(op, f"{op}: indices must be integers, got {t.dtype.name}"
+                             f"{tf_words}", TypeError)
     return t
+
+
+_TF_NAME = {"float16": "half", "float32": "float", "float64": "double"}
+# The index attribute and its allowed types, in TensorFlow's registration of the op
+_INDEX_ATTR = {"GatherV2": ("Tindices", "int16, int32, int64"),
+               "GatherNd": ("Tindices", "int16, int32, int64"),
+               "OneHot": ("TI", "uint8, int8, int32, int64")}
 
 
 def _fmt(shape):
@@ -228,12 +238,15 @@ def _check_nd(indices, shape, op):
         raise InvalidArgumentError(f"{op}: indices.shape[-1] must be <= rank of the indexed "
                                    f"tensor: indices shape {_fmt(indices.shape)}, tensor shape "
                                    f"{_fmt(shape)} [Op:{op}]")
+    bad = xp.zeros(indices.shape[:-1], bool)
     for j in range(k):
-        bad = (indices[..., j] < 0) | (indices[..., j] >= shape[j])
-        if bad.any():
-            pos = tuple(int(i) for i in xp.argwhere(bad)[0])
-            raise InvalidArgumentError(f"indices{list(pos)} = {indices[pos].tolist()} does not "
-                                       f"index into shape {_fmt(shape)} [Op:{op}]")
+        bad |= (indices[..., j] < 0) | (indices[..., j] >= shape[j])
+    if bad.any():   # GatherNd names the last bad row and the "param shape", as TensorFlow's
+        gather = op == "GatherNd"
+        pos = tuple(int(i) for i in xp.argwhere(bad)[-1 if gather else 0])
+        raise InvalidArgumentError(f"indices{list(pos)} = {indices[pos].tolist()} does not "
+                                   f"index into {'param ' if gather else ''}shape "
+                                   f"{_fmt(shape)} [Op:{op}]")
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):

@@ -92,8 +92,9 @@ def lu(input, output_idx_type="int32", name=None):  # noqa: A002
     check_dtype(LU, a)
     s = a._value.shape
     if len(s) < 2 or s[-1] != s[-2]:
-        raise InvalidArgumentError(f"Input tensor 0 must be a square matrix (or a batch of "
-                                   f"them), got shape {list(s)} [Op:Lu]")
+        raise InvalidArgumentError(f"Input matrix must be square. Input tensor 0 must be a "
+                                   f"square matrix (or a batch of them), got shape {list(s)} "
+                                   f"[Op:Lu]")
     idx = as_dtype(output_idx_type)
     if idx.name not in ("int32", "int64"):
         raise TypeError(f"output_idx_type must be int32 or int64, got {idx.name}")

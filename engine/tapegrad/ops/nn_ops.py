@@ -47,6 +47,11 @@ def _shifted(logits, axis, composed, op):
     x = convert.tensor(logits)
     check_dtype(composed, x)
     axis = _python_axis(op, axis, x)
+    rank = x._value.ndim
+    if isinstance(axis, int) and not -rank <= axis < rank:
+        raise InvalidArgumentError(f"`dim` must be in the range [{-rank}, {rank}) where {rank} "
+                                   f"is the number of dimensions in the input. Received: "
+                                   f"dim={axis}")
     return subtract(x, stop_gradient(reduce_max(x, axis=axis, keepdims=True))), axis
 
 

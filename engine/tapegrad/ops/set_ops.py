@@ -94,7 +94,7 @@ def size(a, validate_indices=True):
     [1, 1]
     """
     if not isinstance(a, SparseTensor):
-        raise TypeError(f"Expected `SparseTensor`, got {a}.")
+        raise TypeError(f"Expected `SparseTensor`, got {a!s}.")
     a = _checked(a, "a")
     outer, rows = _rows(a, "SetSize")
     out = [len(rows.get(idx, ())) for idx in xp.ndindex(*outer)]

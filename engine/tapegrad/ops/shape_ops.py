@@ -51,7 +51,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     n = _shape(x)[axis]
     if isinstance(num_or_size_splits, int) or getattr(num_or_size_splits, "ndim", 1) == 0:
         k = int(num_or_size_splits)
-        if k <= 0 or n % k:
+        if k <= 0:
+            raise InvalidArgumentError(f"Value for attr 'num_split' of {k} must be at least "
+                                       f"minimum 1 [Op:Split]")
+        if n % k:
             raise InvalidArgumentError(f"Number of ways to split should evenly divide the split "
                                        f"dimension, but got split_dim {axis} (size = {n}) and "
                                        f"num_split {k} [Op:Split]")
@@ -124,7 +127,8 @@ def reverse(tensor, axis, name=None):
         return x
     if not isinstance(axis, (list, tuple)) and getattr(getattr(axis, "_value", axis), "ndim",
                                                        0) != 1:
-        raise checks.invalid("ReverseV2", f"reverse: 'axis' must be a list (1-D), got {axis!r}")
+        raise checks.invalid("ReverseV2", f"reverse: 'axis' must be a list (1-D), got {axis!r} "
+                             f"('dims' must be 1-dimension, not 0)")
     axes = checks.axes("ReverseV2", axis, nd)
     return bind(REVERSE, (x,), {"axes": tuple(sorted(set(axes)))})
 
@@ -156,6 +160,10 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """
     x = convert.tensor(tensor)
     pads = paddings._value.tolist() if hasattr(paddings, "_value") else paddings
+    layout = xp.shape(pads)
+    if len(layout) != 2 or layout[1] != 2:
+        raise InvalidArgumentError(f"paddings must be a matrix with 2 columns: "
+                                   f"{fmt_shape(layout)} [Op:PadV2]")
     pads = tuple((int(b), int(a)) for b, a in pads)
     nd = x._value.ndim
     if len(pads) != nd:

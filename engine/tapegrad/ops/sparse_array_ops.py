@@ -98,8 +98,9 @@ def reshape(sp_input, shape, name=None):
         new[new.index(-1)] = total // known
     if int(xp.prod(new)) != total:
         raise InvalidArgumentError(f"Input to reshape is a tensor with {total} dense values, but "
-                                   f"the requested shape has {int(xp.prod(new))} "
-                                   f"[Op:SparseReshape]")
+                                   f"the requested shape has {int(xp.prod(new))}. input_shape="
+                                   f"[{','.join(map(str, old))}] output_shape="
+                                   f"[{','.join(map(str, new))}] [Op:SparseReshape]")
     idx = sp.indices._value
     linear = xp.ravel_multi_index(tuple(idx.T), old) if idx.size else xp.zeros(0, xp.int64)
     new_idx = xp.stack(xp.unravel_index(linear, new), axis=1) if idx.size else \

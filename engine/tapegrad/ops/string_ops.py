@@ -405,7 +405,8 @@ def _objects(items, shape=None):
 def _buckets(input, num_buckets, hash_fn, op):
     n = int(num_buckets)
     if n < 1:
-        raise InvalidArgumentError(f"{op}: num_buckets must be >= 1, got {n} [Op:{op}]")
+        raise InvalidArgumentError(f"{op}: Value for attr 'num_buckets' of {n} must be at least "
+                                   f"minimum 1 [Op:{op}]")
     a = _string_array(input, op)
     return wrap(xp.asarray([hash_fn(_bytes(v)) % n for v in a.reshape(-1).tolist()],
                            dtype=xp.int64).reshape(a.shape))
@@ -560,8 +561,9 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
     groups = [[] for _ in range(n)]
     for i, sid in enumerate(ids.reshape(-1).tolist()):
         if not 0 <= sid < n:
-            raise InvalidArgumentError(f"segment_ids[{i}] = {sid} is out of range [0, {n}) "
-                                       f"[Op:UnsortedSegmentJoin]")
+            raise InvalidArgumentError(f"segment_ids are not allowed to exceed num_segments or to "
+                                       f"have negative values. segment_ids[{i}] = {sid} is out "
+                                       f"of range [0, {n}) [Op:UnsortedSegmentJoin]")
         groups[sid].append(flat[i])
     sep = _bytes(separator)
     size = int(xp.prod(inner)) if inner else 1

@@ -166,7 +166,8 @@ def _encode_one(points, codec, errors, replacement):
         cp = int(cp)
         if not 0 <= cp <= 0x10FFFF or 0xD800 <= cp <= 0xDFFF:
             if errors == "strict":
-                raise InvalidArgumentError(f"Invalid code point {cp} [Op:UnicodeEncode]")
+                raise InvalidArgumentError(f"Code point is out of range for Unicode, or is a "
+                                           f"surrogate. Got {cp} [Op:UnicodeEncode]")
             if errors == "ignore":
                 continue
             cp = replacement
