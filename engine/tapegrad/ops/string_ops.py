@@ -255,11 +255,24 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
 
 
 def _pattern(pattern, op):
-    """The compiled pattern; one Python cannot read is TensorFlow's InvalidArgumentError."""
+    """The compiled pattern; one Python cannot read is TensorFlow's InvalidArgumentError, in
+    RE2's words where they are known (Python's after them)."""
     try:
         return _re.compile(_bytes(pattern))
     except _re.error as e:
-        raise InvalidArgumentError(f"Invalid pattern: {pattern}, error: {e} [Op:{op}]") from None
+        text = pattern.decode("utf-8", "replace") if isinstance(pattern, bytes) else str(pattern)
+        raise InvalidArgumentError(f"Invalid pattern: {text}, error: {_re2_words(e, text)} "
+                                   f"[Op:{op}]") from None
+
+
+def _re2_words(error, pattern):
+    """RE2's description of what Python's ``re`` refused, with Python's own in brackets."""
+    message = str(error.msg)
+    if message.startswith("missing ), unterminated subpattern"):
+        return f"missing ): {pattern} ({error})"
+    if message.startswith("bad character range "):
+        return f"invalid character class range: {message[len('bad character range '):]} ({error})"
+    return str(error)
 
 
 def _rewrite(rewrite):

@@ -97,8 +97,10 @@ def check_channels_last(data_format, allowed, op, error=UnimplementedError):
     """TensorFlow's CPU kernels take channels-last data only; others get the kernel's error."""
     if data_format is None or data_format in allowed:
         return
-    raise error(f"{op}: data_format={data_format!r} is not supported on CPU (TensorFlow's CPU "
-                f"kernel accepts only {allowed[0]})")
+    words = {"DepthwiseConv2dNative": "Depthwise convolution on CPU is only supported for "
+                                      "NHWC format. "}.get(op, "")   # TensorFlow's, where known
+    raise error(f"{op}: {words}data_format={data_format!r} is not supported on CPU "
+                f"(TensorFlow's CPU kernel accepts only {allowed[0]})")
 
 
 # -- the window primitives ------------------------------------------------------------------------

@@ -454,3 +454,28 @@ def case_identity_n_gradient(tf):
         a, b = tf.identity_n([x * 2.0, x])
         y = a * b
     return tape.gradient(y, x)
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+_STRUCTURES = ("TensorFlow prints both whole structures (TensorSpecs and tensors); tapegrad says "
+               "where they differ and how to fix the body")
+case_map_fn_structure_change_without_signature.message_differs = (
+    _STRUCTURES, ("The two structures don't have the same nested structure",
+                  "the body returned a single value"))
+case_while_loop_bare_result_with_maximum_iterations.message_differs = (
+    _STRUCTURES, ("don't have the same nested structure", "return a 1-tuple"))
+case_while_loop_bare_vector_of_wrong_length.message_differs = (
+    _STRUCTURES, ("don't have the same nested structure", "return a 1-tuple"))
+case_while_loop_list_where_tuple_was.message_differs = (
+    _STRUCTURES, ("don't have the same sequence type", "a tuple where the body returned a list"))
+case_while_loop_wrong_count.message_differs = (
+    _STRUCTURES, ("don't have the same number of elements", "2 loop variables"))
+case_while_loop_single_variable_returned_bare.message_differs = (
+    "TensorFlow fails inside its loop with 'Cannot iterate over a scalar tensor'; tapegrad says "
+    "what the body must return", ("'body' must return a list or tuple of the 1 loop variables",))
+case_scan_fn_not_callable.message_differs = (
+    "TensorFlow fails reading fn.__name__ ('int' object has no attribute '__name__'); tapegrad "
+    "says that fn must be callable", ("'fn' must be callable", "got 3"))
+case_tensor_array_cleared_element_of_unknown_shape.message_differs = (
+    "TensorFlow's sentence, followed by which element is empty and why it cannot be filled",
+    ("Cannot convert a partially known TensorShape <unknown> to a Tensor", "element 1 is empty"))

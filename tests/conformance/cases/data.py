@@ -1197,3 +1197,22 @@ def case_unbatch_cardinality(tf):
             D.from_tensor_slices((tf.zeros([4, 3]), tf.zeros([4, 3]))).unbatch().cardinality(),
             D.range(3).batch(2).unbatch().cardinality(),
             D.range(4).batch(2, drop_remainder=True).unbatch().cardinality()]
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+case_bucket_to_boundary_too_long.message_differs = (
+    "TensorFlow wraps its assertion's data (x and y of 'x < y'); tapegrad gives the rule and the "
+    "length", ("When pad_to_bucket_boundary=True, elements must have length < "
+               "max(bucket_boundaries)", "got length 6"))
+case_from_tensors_none.message_differs = (
+    "TensorFlow reports its op's attribute ('Length for attr 'output_shapes' of 0 must be at "
+    "least minimum 1'); tapegrad says that an element cannot be None",
+    ("A dataset element cannot be None",))
+case_group_by_window_int32_key.message_differs = (
+    "TensorFlow names the traced graph tensor ('Cast:0'); tapegrad, which runs the key function "
+    "eagerly, shows its value", ("Tensor conversion requested dtype int64 for Tensor with dtype "
+                                 "int32",))
+case_reduce_with_python_int_state_and_int64_elements.message_differs = (
+    "TensorFlow's graph-mode wording ('Input 'y' of 'AddV2' Op has type int64 that does not "
+    "match type int32'); tapegrad gives the eager sentence and says why it is a TypeError",
+    ("AddV2", "int32", "int64", "TypeError for mixed dtypes"))

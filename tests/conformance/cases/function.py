@@ -377,3 +377,12 @@ def case_failed_trace_is_not_counted(tf):
     except ValueError:
         pass
     return f.experimental_get_tracing_count()
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+case_input_signature_must_be_a_list.message_differs = (
+    "the class's module path is tapegrad's", ("input_signature must be either a tuple or a list",
+                                             "TensorSpec"))
+case_variable_created_on_every_call_is_an_error.message_differs = (
+    "TensorFlow prefixes the 'in user code' frame of the traced function; tapegrad gives the "
+    "sentence alone", ("only supports singleton tf.Variables created on the first call",))

@@ -629,3 +629,18 @@ def case_named_results_print_like_tensorflows(tf):
     f = tf.nn.fractional_avg_pool(tf.ones([1, 4, 4, 1]), [1.0, 2.0, 2.0, 1.0])
     print(type(f).__name__, f._fields)
     return [r.output, r.argmax, f.output, f.row_pooling_sequence]
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+_KERNELS = ("TensorFlow lists every kernel registered for the op on every device; tapegrad says "
+            "what its CPU kernel takes, or what to use instead")
+case_conv2d_backprop_filter_v2_has_no_cpu_kernel.message_differs = (
+    _KERNELS, ("Could not find device for node: Conv2DBackpropFilterV2", "tf.nn.conv2d"))
+case_conv2d_backprop_input_v2_has_no_cpu_kernel.message_differs = (
+    _KERNELS, ("Could not find device for node: Conv2DBackpropInputV2", "tf.nn.conv2d"))
+case_depth_to_space_nchw_refused_on_cpu.message_differs = (
+    _KERNELS, ("Could not find device for node: DepthToSpace", "only NHWC"))
+case_conv2d_transpose_output_shape_mismatch.message_differs = (
+    "TensorFlow reports the first spatial dimension that differs with its kernel's sizes; "
+    "tapegrad gives both spatial shapes", ("Size of out_backprop doesn't match computed",
+                                          "actual = [5, 5], computed = [6, 6]"))

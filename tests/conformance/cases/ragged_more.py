@@ -158,3 +158,9 @@ def case_sparse_conversions_and_row_bounds(tf):
     back = tf.RaggedTensor.from_sparse(st)
     return [st.indices, st.values, st.dense_shape, back.to_list(), digits.row_starts(),
             digits.row_limits()]
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+case_elementwise_dispatch_mismatched_rows.message_differs = (
+    "TensorFlow prints its assertion's data (the differing row splits); tapegrad says the rows "
+    "differ", ("the RaggedTensor arguments have different row partitions",))

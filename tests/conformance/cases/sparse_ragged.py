@@ -112,3 +112,10 @@ def case_strings_bytes_and_unicode_split(tf):
             tf.strings.bytes_split(tf.constant(["ab", "c"])).to_list(),
             tf.strings.unicode_split(tf.constant(["wö", "x"]), "UTF-8").to_list(),
             tf.strings.unicode_split(tf.constant("añ"), "UTF-8")]
+
+
+# --- where tapegrad's message is its own -----------------------------------------------------------
+case_ragged_bad_splits.message_differs = (
+    "TensorFlow prints its assertion's data (the splits' differences); tapegrad says the rule",
+    ("Arguments to from_row_splits do not form a valid RaggedTensor:monotonic",
+     "row_splits must be non-decreasing"))
