@@ -3,7 +3,9 @@
 ``serialize_tensor`` gives the bytes TensorFlow gives (a ``TensorProto`` in protobuf's wire
 format, written here without the protobuf library: the dtype, the shape, then the raw values as
 ``tensor_content``, or ``string_val`` entries for strings), so ``parse_tensor`` reads
-TensorFlow's serialized tensors too.
+TensorFlow's serialized tensors too. ``parse_example`` and its relatives (with the
+``tf.train.Example`` messages they read) live in ``io_example``; ``TFRecordWriter`` with the
+TFRecord reader in ``data.readers``.
 
 >>> import tapegrad as tf
 >>> data = tf.io.serialize_tensor(tf.constant([1.5, 2.0]))
