@@ -1,0 +1,65 @@
+"""The traced graphs of tf.functions as graph documents (tapegrad.graph.function_view)."""
+import json
+
+import tapegrad as tf
+from tapegrad.graph.compact import compact, expand
+from tapegrad.graph.function_view import function_graph_doc, traced_functions
+
+
+def _traced_twice():
+    w = tf.Variable([[0.5], [-1.0]], name="w")
+
+    @tf.function
+    def predict(x):
+        return tf.sigmoid(tf.matmul(x, w) + 1.0)
+    predict(tf.constant([[1.0, 2.0]]))
+    predict(tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    predict(tf.constant([[0.0, 2.0], [3.0, 1.0]]))     # same shape: no trace
+    return predict
+
+
+def test_each_trace_in_order_with_the_retrace_marked():
+    (entry,) = traced_functions([_traced_twice(), "not a function", 3])
+    assert entry["name"] == "predict"
+    assert [t["text"] for t in entry["traces"]] == [
+        "trace 1: x: TensorSpec(shape=(1, 2), dtype=tf.float32, name=None)",
+        "trace 2 (retrace): x: TensorSpec(shape=(2, 2), dtype=tf.float32, name=None)"]
+    assert [t["retrace"] for t in entry["traces"]] == [False, True]
+    json.dumps(entry, allow_nan=False)        # strict JSON, as the page's message is
+
+
+def test_the_graph_holds_the_traced_ops_with_their_edges():
+    doc = traced_functions([_traced_twice()])[0]["traces"][1]["graph"]
+    by_id = {n["id"]: n for n in doc["nodes"]}
+    ops = [n["label"] for n in doc["nodes"] if n["kind"] == "op"]
+    assert ops == ["ReadVariableOp", "MatMul", "AddV2", "Sigmoid", "Identity"]
+    x = next(n for n in doc["nodes"] if n["kind"] == "watched")
+    assert (x["label"], x["value"]["shape"], x["value"]["dtype"]) == ("x", [2, 2], "float32")
+    matmul = next(n["id"] for n in doc["nodes"] if n["label"] == "MatMul")
+    into = sorted((e["index"], by_id[e["source"]]["label"]) for e in doc["edges"]
+                  if e["target"] == matmul)
+    assert into == [(0, "x"), (1, "ReadVariableOp:0")]
+    assert all(e["source"] in by_id and e["target"] in by_id for e in doc["edges"])
+    for e in doc["edges"]:                    # laid out left to right, as the tape's graph is
+        assert by_id[e["source"]]["x"] < by_id[e["target"]]["x"]
+    assert [by_id[s["op"]]["label"] for s in doc["tapes"][0]["forward"]] == \
+        ["ReadVariableOp", "MatMul", "AddV2", "Sigmoid"]
+    assert doc["tapes"][0]["gradients"] == []
+    assert expand(compact(doc))["nodes"] == doc["nodes"]   # the page's two forms
+
+
+def test_a_concrete_function_s_own_graph():
+    add = tf.function(lambda a, b: a * b + b)
+    cf = add.get_concrete_function(tf.TensorSpec([3], tf.float32), tf.TensorSpec([3], tf.float32))
+    doc = function_graph_doc(cf.graph, "lambda")
+    assert [n["label"] for n in doc["nodes"] if n["kind"] == "op"] == ["Mul", "AddV2", "Identity"]
+    assert [n["label"] for n in doc["nodes"] if n["kind"] == "watched"] == ["a", "b"]
+    assert doc["tapes"][0]["label"] == "lambda"
+    (entry,) = traced_functions([add])
+    assert entry["traces"][0]["text"] == ("trace 1: a: TensorSpec(shape=(3,), dtype=tf.float32, "
+                                          "name=None), b: TensorSpec(shape=(3,), dtype=tf.float32, "
+                                          "name=None)")
+
+
+def test_functions_that_never_traced_are_left_out():
+    assert traced_functions([tf.function(lambda x: x)]) == []
