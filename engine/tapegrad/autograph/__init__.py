@@ -1,7 +1,8 @@
 """``tf.autograph``: AutoGraph, which rewrites a ``tf.function``'s Python ``if``, ``while`` and
 ``for`` so that over tensors they become graph control flow (``tf.cond``, ``tf.while_loop``
 nodes of the trace: one trace serves inputs taking any branch), while over Python values they
-run (and unroll) as Python. ``transform`` rewrites the source with ``ast``; ``operators`` holds
+run (and unroll) as Python; ``return``, ``break`` and ``continue`` are lowered into flag
+variables first (``jumps``). ``transform`` rewrites the source with ``ast``; ``operators`` holds
 what the rewritten code calls. ``tf.function(autograph=False)`` runs the function as written;
 so does a call under ``tf.config.run_functions_eagerly(True)``. See docs/tracing.md.
 
@@ -21,7 +22,7 @@ _verbosity = [0]
 
 
 def set_verbosity(level, alsologtostdout=False):
-    """Accepted and remembered; tapegrad converts nothing, so there is nothing to log."""
+    """Accepted and remembered; tapegrad's conversion logs nothing."""
     _verbosity[0] = int(level)
 
 

@@ -303,7 +303,8 @@ class ConversionError(Exception):
 
 
 def _user_function(fn):
-    if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
+    if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False) or \
+            "ag__" in fn.__code__.co_freevars:      # (a function converted code defined)
         return False
     filename = os.path.abspath(fn.__code__.co_filename)
     return not filename.startswith(_LIBRARIES) and not any(p in filename for p in _INSTALLED) \
