@@ -35,6 +35,9 @@ def _int64(owner):
     def check(v):
         if isinstance(v, bool):
             raise TypeError(f"Field tensorflow.{owner}.value: Expected an int, got a boolean.")
+        if isinstance(v, xp.bool_):     # older NumPy only warns when indexing with one
+            raise TypeError(f"'numpy.{type(v).__name__}' object cannot be interpreted as an "
+                            f"integer")
         return operator.index(v)
     return check
 
