@@ -347,16 +347,19 @@ def test_break_and_continue_in_graph_loops_replay():
 
 
 def test_to_code_shows_the_lowered_flags():
-    def f(x):
-        for i in tf.range(5):
-            if i > x:
-                break
-            if i == 1:
+    def f(n):
+        total = 0
+        for step in tf.range(n):
+            if step % 2 == 1:
                 continue
-            x = x + i
-        if x > 10:
-            return x
-        return -x
+            total += step
+            if total > 100:
+                break
+        while total < 3:
+            total += 1
+        if total == 0:
+            return n
+        return total
     code = tf.autograph.to_code(f)
     for text in ("do_return = False", "retval_ = ag__.UndefinedReturnValue()", "break_1 = True",
                  "continue_1 = True", "ag__.not_(", "extra_test", "return ag__.ret(retval_"):
