@@ -72,6 +72,8 @@ class RaggedTensor:
     [[1, 2], [], [3]]
     """
 
+    _uniform_row_length = None     # an int for rows made by from_uniform_row_length
+
     def __init__(self, values, row_splits):
         self._values = values
         self._row_splits = wrap(_int64(row_splits))
@@ -109,8 +111,8 @@ class RaggedTensor:
     @classmethod
     def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
                                 name=None):
-        """Rows of ``uniform_row_length`` values each (TensorFlow keeps that axis uniform; here
-        it is stored as row splits, which prints and computes the same)."""
+        """Rows of ``uniform_row_length`` values each, stored as row splits; the length is kept
+        for the shape (``(3, 2)``, not ``(3, None)``), as TensorFlow keeps that axis uniform."""
         size = int(getattr(uniform_row_length, "_value", uniform_row_length))
         n = values.nrows()._value if isinstance(values, RaggedTensor) else \
             _tensor(values)._value.shape[0]
@@ -118,7 +120,9 @@ class RaggedTensor:
         if validate and rows * size != int(n):
             raise InvalidArgumentError(f"uniform_row_length {size} times nrows {rows} must "
                                        f"equal the number of values {int(n)}")
-        return cls.from_row_splits(values, xp.arange(rows + 1) * size, validate=validate)
+        out = cls.from_row_splits(values, xp.arange(rows + 1) * size, validate=validate)
+        out._uniform_row_length = size
+        return out
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
@@ -185,9 +189,9 @@ class RaggedTensor:
         (``None`` for ``RaggedTensorSpec([None, None])``), read from the row splits' traced dims."""
         inner = self._values.shape
         dims = getattr(self._row_splits, "_graph_dims", None)
-        if dims is not None and dims[0] is None:
-            return TensorShape([None, None] + list(inner)[1:])
-        return TensorShape([int(self._row_splits._value.size - 1), None] + list(inner)[1:])
+        rows = None if dims is not None and dims[0] is None else \
+            int(self._row_splits._value.size - 1)
+        return TensorShape([rows, self._uniform_row_length] + list(inner)[1:])
 
     def row_lengths(self, axis=1, name=None):
         return wrap(xp.diff(self._row_splits._value))
@@ -302,8 +306,13 @@ class RaggedTensor:
 
     def with_values(self, new_values):
         """The same row partition around ``new_values``."""
-        return RaggedTensor(new_values if isinstance(new_values, RaggedTensor)
-                            else _tensor(new_values), self._row_splits)
+        return self._same_rows(new_values if isinstance(new_values, RaggedTensor)
+                               else _tensor(new_values))
+
+    def _same_rows(self, values):
+        out = RaggedTensor(values, self._row_splits)
+        out._uniform_row_length = self._uniform_row_length
+        return out
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
@@ -345,8 +354,8 @@ class RaggedTensor:
 
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
-            return RaggedTensor(self._values.with_flat_values(new_values), self._row_splits)
-        return RaggedTensor(new_values, self._row_splits)
+            return self._same_rows(self._values.with_flat_values(new_values))
+        return self._same_rows(new_values)
 
     def _binary(self, other, fn, reverse=False):
         if isinstance(other, RaggedTensor):

@@ -102,8 +102,12 @@ class DynamicRaggedShape:
     def from_tensor(cls, t, dtype=None):
         """The shape of a RaggedTensor (its row splits) or of a tensor (no row partitions)."""
         if isinstance(t, RaggedTensor):
-            parts = [RowPartition(s._value) for s in t.nested_row_splits]
-            return cls(parts, t.flat_values._value.shape, dtype or dtypes.int64)
+            parts, level = [], t
+            while isinstance(level, RaggedTensor):
+                parts.append(RowPartition(level.row_splits._value,
+                                          uniform_row_length=level._uniform_row_length))
+                level = level.values
+            return cls(parts, level._value.shape, dtype or dtypes.int64)
         return cls((), _tensor(t)._value.shape, dtype or dtypes.int32)
 
     @classmethod
@@ -159,14 +163,14 @@ class DynamicRaggedShape:
 
     def static_lengths(self, ragged_lengths=True):
         """The lengths of each axis: ints, a tuple of row lengths for a ragged one (None with
-        ``ragged_lengths=False``); a uniform partition's length is a NumPy int64, as in
-        TensorFlow."""
+        ``ragged_lengths=False``); a uniform partition's length is a NumPy integer of the
+        shape's dtype, as in TensorFlow."""
         if not self._partitions:
             return list(self._inner)
         out = [int(self._partitions[0]._splits.size - 1)]
         for p in self._partitions:
             if p.is_uniform():
-                out.append(xp.int64(p._uniform))
+                out.append(xp.dtype(self._dtype._np).type(p._uniform))
             else:
                 out.append(tuple(int(v) for v in xp.diff(p._splits)) if ragged_lengths else None)
         return out + self._inner[1:]

@@ -135,6 +135,19 @@ def case_dynamic_ragged_shape_from_tensor(tf):
             dense.static_lengths(), len(dense.row_partitions), ragged.static_lengths()]
 
 
+def case_shape_of_uniform_rows(tf):
+    rt = tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4, 5, 6], uniform_row_length=2)
+    nested = tf.RaggedTensor.from_uniform_row_length(tf.ragged.constant([[1], [2, 3], [4], [5]]),
+                                                     2)
+    s, t = tf.shape(rt), tf.shape(nested)
+    print(s)
+    print(t)
+    tiled = tf.tile(rt, [1, 2])
+    print(tiled)
+    return [s[1], s.static_lengths(), rt.shape.as_list(), (rt * 2).shape.as_list(),
+            t.static_lengths(), nested.shape.as_list(), tiled.shape.as_list()]
+
+
 # -- tensors of a ragged shape ------------------------------------------------------------------
 def case_ones_zeros_fill_of_ragged_shape(tf):
     s = tf.shape(_sentences(tf))
