@@ -247,6 +247,10 @@ NO_GRADIENT_CASES = {
 RAISING_CASES = {
     "UnsetDataFormatIdentity": (lambda x, w: tf.nn.convolution(x, w), AttributeError,
                                 [_r(1, 2, 2, 2, 1), _r(1, 1, 1, 1, 1)]),
+    "SparseDenseCwiseMul": (lambda v, s: (tf.sparse.SparseTensor([[0], [2]], v, [3]) * s).values,
+                            tf.errors.InvalidArgumentError, [_r(2), _r()]),
+    "SparseDenseCwiseDiv": (lambda v, s: (tf.sparse.SparseTensor([[0], [2]], v, [3]) / s).values,
+                            tf.errors.InvalidArgumentError, [_r(2), _r(lo=0.5)]),
 }
 
 # Primitives whose rows cannot be batched exactly, name -> the reason; they go row by row. None

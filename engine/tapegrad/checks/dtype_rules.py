@@ -24,7 +24,7 @@ which their public functions check instead.
     >>> tf.sigmoid(tf.constant([1, 2]))
     Traceback (most recent call last):
     ...
-    tapegrad.errors.InvalidArgumentError: Sigmoid: x has dtype int32, which Sigmoid does not accept. Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, float, double, complex64, complex128 [Op:Sigmoid]
+    tapegrad.errors.InvalidArgumentError: Sigmoid: x has dtype int32, which Sigmoid does not accept (expected a floating-point or complex tensor). Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, float, double, complex64, complex128 [Op:Sigmoid]
 """
 from .. import errors
 from ..backend import xp
@@ -100,11 +100,24 @@ class Rule:
                 f"of bool.")
         names = _tf_list(self.accepted(listed=True))
         return errors.found_while_building(errors.invalid_argument(
-            f"{op}: {arg} has dtype {name}, which {op} does not accept. Value for attr 'T' of "
-            f"{name} is not in the list of allowed values: {', '.join(names)} [Op:{op}]",
+            f"{op}: {arg} has dtype {name}, which {op} does not accept{_wanted(names)}. Value for "
+            f"attr 'T' of {name} is not in the list of allowed values: {', '.join(names)} "
+            f"[Op:{op}]",
             TypeError), TypeError,
             f"Value passed to parameter '{arg}' has DataType {name} not in list of allowed "
             f"values: {', '.join(names)}")
+
+
+_KIND = {"half": "float", "bfloat16": "float", "float": "float", "double": "float",
+         "complex64": "complex", "complex128": "complex"}
+
+
+def _wanted(names):
+    """" (expected a floating-point tensor)" when the allowed dtypes are of one or two kinds."""
+    kinds = frozenset(_KIND.get(n, "other") for n in names)
+    return {frozenset({"float"}): " (expected a floating-point tensor)",
+            frozenset({"float", "complex"}): " (expected a floating-point or complex tensor)"
+            }.get(kinds, "")
 
 
 _INPUT = {"x": 0, "y": 1}   # an argument's position, for TensorFlow's "input #i" wording

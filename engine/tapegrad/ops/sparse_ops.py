@@ -12,6 +12,7 @@ from ..ground import (add as _add, broadcast_to as _broadcast_to, multiply as _m
 from .arithmetic_ops import truediv as _truediv
 from .. import shape_rules
 from ..checks.dtype_rules import NUMBER
+from ..batching import own_vjp
 from ..recording import bind
 from ..table import defshape, defvjp, exempt, primitive
 from .array_ops import concat, fill
@@ -88,8 +89,9 @@ def _scalar_operand(name, impl):
     prim = primitive(name, impl, dtypes=NUMBER)
     defshape(prim, shape_rules.same)
     defvjp(prim, _scalar_gradient, _scalar_gradient)
+    own_vjp(prim)   # it raises for rows too
     return exempt(prim, jvp="TensorFlow's gradient of a sparse-times-scalar fails; so does "
-                  "its forward mode", batched="used only inside SparseTensor's * and /")
+                  "its forward mode")
 
 
 SCALAR_MUL = _scalar_operand("SparseDenseCwiseMul", lambda values, scalar: values * scalar)
