@@ -63,3 +63,15 @@ def test_a_concrete_function_s_own_graph():
 
 def test_functions_that_never_traced_are_left_out():
     assert traced_functions([tf.function(lambda x: x)]) == []
+
+
+def test_the_playground_sends_the_run_s_traced_functions_with_its_graph():
+    from test_web_examples import EXAMPLES, run   # (the runtime, loaded as the page loads it)
+    source = (EXAMPLES / "22_tf_function_graph.py").read_text()
+    _, page, _ = run(source)
+    (doc,) = page.of("graph")
+    (entry,) = doc["functions"]
+    assert entry["name"] == "f" and [t["retrace"] for t in entry["traces"]] == [False, True]
+    assert "MatMul" in [n["label"] for n in entry["traces"][0]["graph"]["nodes"]]
+    _, page, _ = run("import tensorflow as tf\nx = tf.Variable(1.0)\n")
+    assert all("functions" not in d for d in page.of("graph"))

@@ -190,11 +190,11 @@ def test_a_late_stop_while_exporting_the_graph_still_sends_the_graph(monkeypatch
     send_graph = runtime.session.send_graph
     calls = []
 
-    def interrupted_once(send, cap):
+    def interrupted_once(send, cap, values=()):
         calls.append(1)
         if len(calls) == 1:
             raise KeyboardInterrupt()
-        send_graph(send, cap)
+        send_graph(send, cap, values)
 
     monkeypatch.setattr(runtime.session, "send_graph", interrupted_once)
     page = Page()

@@ -40,8 +40,9 @@ export const MESSAGES = {
 
   // python -> page (inside "msg")
   traceback: { from: "python", fields: ["text", "line"], about: "the run's error, the user's frames only" },
-  graph: { from: "python", fields: ["version", "nodes", "edges", "tapes", "..."],
-    about: "the captured graph (docs/graph-json.md)" },
+  graph: { from: "python", fields: ["version", "nodes", "edges", "tapes", "functions?", "..."],
+    about: "the captured graph (docs/graph-json.md); functions: each tf.function the run traced, "
+      + "its traces and each trace's graph (tapegrad.graph.function_view, web/src/graph/functions.js)" },
   "live-graph": { from: "python", fields: ["version", "nodes", "edges", "tapes", "live", "..."],
     about: "while a training loop or fit runs, its latest complete step's graph (a graph document "
       + "with live: {tape, export_ms, text}), at most about once a second (the worker throttles it: "

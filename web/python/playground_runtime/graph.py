@@ -44,9 +44,12 @@ def none_explanations(doc):
     return list(items.values())
 
 
-def send_graph(send, capture):
-    """Sends the captured graph (one step's of a training loop) and the None gradients' sentences."""
+def send_graph(send, capture, values=()):
+    """Sends the captured graph (one step's of a training loop) and the None gradients' sentences.
+    ``values``: the run's names' values; the ``tf.function``s among them that traced go with the
+    graph as its field ``functions`` (tapegrad.graph.function_view.traced_functions)."""
     from tapegrad.graph.export import to_json
+    from tapegrad.graph.function_view import traced_functions
     step = representative_step(capture)
     if step is None:
         doc = capture.to_dict()
@@ -54,7 +57,9 @@ def send_graph(send, capture):
         doc = capture.to_dict()    # Nones counted over every step while that stays cheap
     else:
         doc = step                 # (a fit usually has none: no export of every step)
-    send(GRAPH, to_json(step if step is not None else doc))
+    sent = step if step is not None else doc
+    functions = traced_functions(list(values))
+    send(GRAPH, to_json({**sent, "functions": functions} if functions else sent))
     nones = none_explanations(doc)
     if nones:
         send(NONES, json.dumps({"items": nones}))

@@ -65,11 +65,11 @@ class Session:
         except BaseException as exc:  # a figure that cannot be drawn must not hide the graph
             status = self._late_failure(status, exc, "while drawing figures")
         try:
-            send_graph(self.send, cap)
+            send_graph(self.send, cap, self.namespace.values())
         except KeyboardInterrupt as exc:  # the user's code has ended: the graph is still wanted
             status = self._late_failure(status, exc, "while exporting the graph")
             try:
-                send_graph(self.send, cap)
+                send_graph(self.send, cap, self.namespace.values())
             except BaseException as again:
                 status = self._late_failure(status, again, "while exporting the graph")
         except BaseException as exc:
