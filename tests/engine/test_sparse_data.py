@@ -57,3 +57,55 @@ def test_errors_as_tensorflow():
     rows = tf.data.Dataset.zip(tf.data.Dataset.from_tensors(_sp()), two_rows).unbatch()
     with pytest.raises(tf.errors.InvalidArgumentError, match="same batch size"):
         list(rows)
+
+
+# -- Keras: Input(sparse=True) --------------------------------------------------------------------
+def _model(units=1):
+    inp = tf.keras.Input(shape=(2,), sparse=True)
+    dense = tf.keras.layers.Dense(units, kernel_initializer="ones", bias_initializer="zeros")
+    return tf.keras.Model(inp, dense(inp)), dense
+
+
+def test_dense_kernel_gradient_is_indexed_slices_of_used_columns():
+    model, dense = _model(units=2)
+    x = tf.sparse.SparseTensor([[0, 1], [2, 1]], [2.0, 3.0], [3, 2])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(x))
+    grad = tape.gradient(loss, dense.kernel)
+    assert isinstance(grad, tf.IndexedSlices)
+    assert tf.convert_to_tensor(grad).numpy().tolist() == [[0.0, 0.0], [5.0, 5.0]]
+    assert model(x).numpy().tolist() == [[2.0, 2.0], [0.0, 0.0], [3.0, 3.0]]
+
+
+def test_int_sparse_values_are_cast_and_rank3_is_made_dense():
+    layer = tf.keras.layers.Dense(1, kernel_initializer="ones")
+    x = tf.sparse.SparseTensor([[0, 1]], tf.constant([4], tf.int32), [1, 2])
+    assert layer(x).numpy().tolist() == [[4.0]]
+    x3 = tf.sparse.SparseTensor([[0, 1, 0]], [2.0], [1, 2, 2])
+    assert layer(x3).numpy().tolist() == [[[0.0], [2.0]]]
+
+
+def test_fit_shuffles_and_splits_sparse_rows():
+    model, dense = _model()
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.01), loss="mse")
+    x = tf.sparse.SparseTensor([[i, i % 2] for i in range(10)], [float(i) for i in range(10)],
+                               [10, 2])
+    y = np.arange(10, dtype=np.float32).reshape(10, 1)
+    history = model.fit(x, y, batch_size=3, epochs=2, shuffle=True, validation_split=0.2,
+                        verbose=0).history
+    assert sorted(history) == ["loss", "val_loss"] and len(history["loss"]) == 2
+    predicted = model.predict(x, batch_size=4, verbose=0)
+    assert predicted.shape == (10, 1)
+    expected = tf.sparse.to_dense(x).numpy() @ dense.kernel.numpy() + dense.bias.numpy()
+    np.testing.assert_allclose(predicted, expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="cardinality"):
+        model.fit(x, y[:4], verbose=0)
+
+
+def test_input_flags():
+    assert tf.keras.Input((3,), sparse=True).sparse is True
+    assert "sparse=True" in repr(tf.keras.Input((3,), sparse=True))
+    with pytest.raises(ValueError, match="at the same time"):
+        tf.keras.Input((3,), sparse=True, ragged=True)
+    config = tf.keras.layers.InputLayer(shape=(3,), sparse=True).get_config()
+    assert tf.keras.layers.InputLayer.from_config(config).sparse is True

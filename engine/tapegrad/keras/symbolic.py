@@ -16,6 +16,8 @@ class KerasTensor:
     """A symbolic tensor: a shape (``None`` for unknown dimensions), a dtype and the layer call
     that produced it."""
 
+    sparse = False        # True for ``Input(sparse=True)``: a SparseTensor flows in there
+
     def __init__(self, shape, dtype="float32", name=None, history=None):
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = dtypes.as_dtype(dtype).name  # a string, as in Keras 3
@@ -27,7 +29,7 @@ class KerasTensor:
         return len(self.shape)
 
     def __repr__(self):
-        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, "
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, "
                 f"ragged=False, name={self.name}>")
 
     def __array__(self, *args, **kwargs):

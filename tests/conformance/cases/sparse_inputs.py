@@ -84,3 +84,64 @@ def case_empty_rows_and_batches(tf):
     empty = tf.sparse.SparseTensor(tf.zeros([0, 2], tf.int64), tf.zeros([0]), [2, 3])
     ds = tf.data.Dataset.from_tensor_slices(empty)
     return [list(ds), list(ds.batch(2))]
+
+
+# -- Keras: Input(sparse=True) --------------------------------------------------------------------
+def _sparse_model(tf, units=2):
+    inp = tf.keras.Input(shape=(3,), sparse=True)
+    dense = tf.keras.layers.Dense(units, bias_initializer=tf.keras.initializers.Constant(0.1))
+    model = tf.keras.Model(inp, dense(inp))
+    dense.kernel.assign(tf.constant([[0.5, -1.0], [2.0, 0.25], [-0.5, 1.5]])[:, :units])
+    return inp, model
+
+
+def _batch_of_rows(tf):
+    return tf.sparse.SparseTensor([[0, 0], [0, 2], [2, 1], [3, 0], [3, 1]],
+                                  [1.0, 2.0, -1.0, 0.5, 3.0], [4, 3])
+
+
+def case_keras_sparse_input_tensor(tf):
+    inp = tf.keras.Input(shape=(3,), sparse=True)
+    out = tf.keras.layers.Dense(2)(inp)
+    layer = tf.keras.layers.InputLayer(shape=(3,), sparse=True)
+    config = layer.get_config()
+    config.pop("name")
+    return [inp.sparse, inp.shape, inp.dtype, out.sparse, out.shape,
+            tf.keras.Input(shape=(3,), sparse=True, batch_size=4).shape, config,
+            tf.keras.Input(shape=(3,)).sparse]
+
+
+def case_keras_sparse_and_ragged_input(tf):
+    tf.keras.Input(shape=(3,), sparse=True, ragged=True)
+
+
+def case_keras_dense_on_sparse_input_and_its_gradient(tf):
+    _, model = _sparse_model(tf)
+    x = _batch_of_rows(tf)
+    with tf.GradientTape() as tape:
+        y = model(x)
+        loss = tf.reduce_sum(y * y)
+    kernel_grad, bias_grad = tape.gradient(loss, model.trainable_weights)
+    return [y, type(y).__name__, type(kernel_grad).__name__,
+            tf.convert_to_tensor(kernel_grad), bias_grad,
+            model(tf.sparse.to_dense(x))]
+
+
+def case_keras_predict_fit_evaluate_with_sparse_x(tf):
+    _, model = _sparse_model(tf)
+    x = _batch_of_rows(tf)
+    y = tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    predicted = model.predict(x, batch_size=3, verbose=0)
+    history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0).history
+    return [predicted, history["loss"], model.evaluate(x, y, batch_size=3, verbose=0),
+            [w.numpy() for w in model.weights]]
+
+
+def case_keras_fit_on_dataset_of_sparse_batches(tf):
+    _, model = _sparse_model(tf, units=1)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+    labels = tf.constant([[1.0], [2.0], [0.0], [1.0]])
+    ds = tf.data.Dataset.from_tensor_slices((_batch_of_rows(tf), labels)).batch(3)
+    history = model.fit(ds, epochs=2, verbose=0).history
+    return [history["loss"], [w.numpy() for w in model.weights], repr(ds.element_spec[0])]

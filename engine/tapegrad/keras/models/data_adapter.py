@@ -3,13 +3,16 @@
 Arrays (NumPy arrays, tensors, lists, or lists/dicts of them) are cut into batches of
 ``batch_size`` (32 by default), shuffled each epoch when asked. Anything else iterable
 (a ``tf.data.Dataset``, a generator, any object with ``__iter__``) is taken as batches of
-``(x, y)``, ``(x, y, sample_weight)`` or ``x`` and iterated again each epoch.
+``(x, y)``, ``(x, y, sample_weight)`` or ``x`` and iterated again each epoch. A
+``tf.sparse.SparseTensor`` among the arrays (for a model with ``Input(sparse=True)``) is cut by
+rows into SparseTensors.
 """
 import math
 import numbers
 
 from ... import nest
 from ...backend import xp
+from ...ops.sparse_ops import SparseTensor
 from ...tensor import wrap
 
 
@@ -24,6 +27,8 @@ def _is_array_like(x):
 
 
 def _to_array(x):
+    if isinstance(x, SparseTensor):
+        return x
     if hasattr(x, "_as_tensor"):
         x = x._as_tensor()
     value = getattr(x, "_value", None)
@@ -40,6 +45,29 @@ def _arrays(x):
     if isinstance(x, (list, tuple)) and x and all(hasattr(v, "shape") for v in x):
         return type(x)(_to_array(v) for v in x)
     return _to_array(x)
+
+
+def _samples(a):
+    return int(a.dense_shape._value[0]) if isinstance(a, SparseTensor) else int(a.shape[0])
+
+
+def _select(a, index):
+    """The samples ``index`` (a slice or an array of positions) of one array, as a tensor; of a
+    SparseTensor, as a SparseTensor of those rows in that order."""
+    if not isinstance(a, SparseTensor):
+        return wrap(xp.ascontiguousarray(a[index]))
+    shape = a.dense_shape._value
+    rows = xp.arange(int(shape[0]))[index]
+    position = xp.full(int(shape[0]), -1, xp.int64)
+    position[rows] = xp.arange(len(rows))
+    indices = a.indices._value
+    first = position[indices[:, 0]]
+    keep = first >= 0
+    picked = indices[keep].copy()
+    picked[:, 0] = first[keep]
+    order = xp.lexsort(picked.T[::-1]) if picked.size else xp.arange(0)
+    return SparseTensor(wrap(picked[order]), wrap(a.values._value[keep][order]),
+                        wrap(xp.concatenate([[len(rows)], shape[1:]]).astype(xp.int64)))
 
 
 def unpack(data):
@@ -91,12 +119,12 @@ def check_cardinality(x, y, sample_weight):
     """Every array has the same number of samples, else Keras's ValueError naming them."""
     parts = [(label, nest.flatten(part)) for label, part in
              (("x", x), ("y", y), ("sample_weight", sample_weight)) if part is not None]
-    if len({int(a.shape[0]) for _, flat in parts for a in flat}) <= 1:
+    if len({_samples(a) for _, flat in parts for a in flat}) <= 1:
         return
     message = ("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
                "samples.")
     for label, flat in parts:
-        message += f"'{label}' sizes: {', '.join(str(int(a.shape[0])) for a in flat)}\n"
+        message += f"'{label}' sizes: {', '.join(str(_samples(a)) for a in flat)}\n"
     raise ValueError(message)
 
 
@@ -109,7 +137,7 @@ class ArrayData:
                 raise ValueError("`sample_weight` and `class_weight` cannot be given together")
             self.sw = class_weight_to_sample_weight(self.y, class_weight)
         check_cardinality(self.x, self.y, self.sw)
-        sizes = {int(a.shape[0]) for a in nest.flatten([self.x, self.y, self.sw])
+        sizes = {_samples(a) for a in nest.flatten([self.x, self.y, self.sw])
                  if a is not None}
         self.n = sizes.pop() if sizes else 0
         self.batch_size = batch_size_of(batch_size)
@@ -121,7 +149,7 @@ class ArrayData:
     def _take(self, structure, index):
         if structure is None:
             return None
-        return nest.map_structure(lambda a: wrap(xp.ascontiguousarray(a[index])), structure)
+        return nest.map_structure(lambda a: _select(a, index), structure)
 
     def batches(self):
         order = self.permute(self.n) if self.shuffle else None
@@ -142,8 +170,12 @@ class ArrayData:
                              f"to split it into a validation and training set as specified by "
                              f"`validation_split={fraction}`. Either provide more data, or a "
                              f"different value for the `validation_split` argument.")
-        head = (lambda s: None if s is None else nest.map_structure(lambda a: a[:cut], s))
-        tail = (lambda s: None if s is None else nest.map_structure(lambda a: a[cut:], s))
+        head = (lambda s: None if s is None else nest.map_structure(
+            lambda a: _select(a, slice(None, cut)) if isinstance(a, SparseTensor) else a[:cut],
+            s))
+        tail = (lambda s: None if s is None else nest.map_structure(
+            lambda a: _select(a, slice(cut, None)) if isinstance(a, SparseTensor) else a[cut:],
+            s))
         return ((head(self.x), head(self.y), head(self.sw)),
                 (tail(self.x), tail(self.y), tail(self.sw)))
 

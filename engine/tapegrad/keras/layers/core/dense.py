@@ -1,5 +1,13 @@
-"""``Dense``: ``activation(inputs @ kernel + bias)``."""
-from ....ops import add, cast, matmul, reshape
+"""``Dense``: ``activation(inputs @ kernel + bias)``.
+
+A ``tf.sparse.SparseTensor`` input (from ``keras.Input(sparse=True)``) of rank 2 is multiplied
+as Keras 3's TensorFlow backend does it: empty rows filled, then
+``tf.nn.embedding_lookup_sparse(kernel, column ids, inputs, combiner="sum")``, so the kernel's
+gradient is an ``IndexedSlices`` of the rows the inputs use. Other ranks are made dense first.
+"""
+from ....ops import (SparseTensor, add, cast, embedding_lookup_sparse, matmul, reshape,
+                     to_dense)
+from ....ops.sparse_array_ops import fill_empty_rows
 from ... import activations
 from ..base import Layer, to_tensor
 from ..input_spec import InputSpec
@@ -38,11 +46,18 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, SparseTensor):
+            inputs = _cast_sparse(inputs, self.kernel.dtype)
+            if len(inputs.dense_shape._value) == 2:
+                return self._finish(_sparse_matmul(inputs, self.kernel))
+            inputs = to_dense(inputs)
         x = to_tensor(inputs)
         if x._value.dtype != self.kernel._value.dtype:
             x = cast(x, self.kernel.dtype)
-        y = matmul(x, self.kernel) if x._value.ndim == 2 else \
-            _matmul_last_axis(x, self.kernel)
+        return self._finish(matmul(x, self.kernel) if x._value.ndim == 2 else
+                            _matmul_last_axis(x, self.kernel))
+
+    def _finish(self, y):
         if self.bias is not None:
             y = add(y, self.bias)
         return self.activation(y)
@@ -56,6 +71,19 @@ class Dense(Layer):
                          bias_regularizer=self.bias_regularizer,
                          kernel_constraint=self.kernel_constraint,
                          bias_constraint=self.bias_constraint, quantization_config=None)
+
+def _cast_sparse(sp, dtype):
+    if sp.dtype == dtype:
+        return sp
+    return SparseTensor(sp.indices, cast(sp.values, dtype), sp.dense_shape)
+
+
+def _sparse_matmul(sp, kernel):
+    """``sp @ kernel`` for a rank-2 SparseTensor, as Keras's TensorFlow backend computes it."""
+    filled, _ = fill_empty_rows(sp, 0)
+    ids = SparseTensor(filled.indices, filled.indices._value[:, 1].copy(), filled.dense_shape)
+    return embedding_lookup_sparse(kernel, ids, filled, combiner="sum")
+
 
 def _matmul_last_axis(x, kernel):
     shape = tuple(x._value.shape)
