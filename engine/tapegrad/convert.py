@@ -2,6 +2,7 @@
 from .backend import xp
 
 from .errors import InvalidArgumentError, found_while_building, invalid_argument
+from .primitives import TABLE
 from .tensor import EagerTensor, Tensor, convert_to_tensor, wrap
 from .variables import Variable
 
@@ -63,7 +64,12 @@ def same_dtype(args, op_name):
 
 def _mixed_dtypes(op_name, i, expected, got, count):
     """TensorFlow's error for input ``i`` of another dtype than the first: eagerly an
-    InvalidArgumentError, in a graph being built (a tf.function's trace) a TypeError."""
+    InvalidArgumentError, in a graph being built (a tf.function's trace) a TypeError. As in
+    TensorFlow, the op's type attribute is taken from input #0 and checked first."""
+    rule = getattr(TABLE.get(op_name), "dtypes", None)
+    first = xp.dtype(expected._np)
+    if rule is not None and rule.kinds.get(first.char) == "invalid":
+        return rule.error(op_name, first)
     error = InvalidArgumentError(
         f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
         f"{tf_type_name(expected.name)} tensor but is a {tf_type_name(got.name)} tensor "

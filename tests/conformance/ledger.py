@@ -59,7 +59,9 @@ def _property_entries(tf):
     out = {}
     for row in rows:
         if "error" in row["outcome"]:
-            msg = _mismatch(row["outcome"], calls.outcome_of(tf, row["call"]))
+            marker = calls.MESSAGE_DIFFERS.get(row["call"]["op"], ("\0",))[0]
+            mark = True if marker in row["outcome"].get("message", "") else None
+            msg = _mismatch(row["outcome"], calls.outcome_of(tf, row["call"]), mark)
             if msg is not None:
                 out[property_key(row["call"])] = msg
     return out
