@@ -10,7 +10,9 @@ import tempfile
 
 NOTES = {
     "tf.train.Example": "tapegrad's own message classes (no protobuf library); the same wire "
-                        "bytes and text format",
+                        "bytes and text format, except that a map of several features is "
+                        "written in insertion order (sorted with deterministic=True), where "
+                        "TensorFlow's protobuf uses its hash table's order",
 }
 
 
