@@ -45,6 +45,8 @@ def test_the_graph_holds_the_traced_ops_with_their_edges():
     assert [by_id[s["op"]]["label"] for s in doc["tapes"][0]["forward"]] == \
         ["ReadVariableOp", "MatMul", "AddV2", "Sigmoid"]
     assert doc["tapes"][0]["gradients"] == []
+    for n in doc["nodes"]:     # an op's box holds its whole type (the pane cuts a longer text)
+        assert n["kind"] != "op" or n["w"] - 12 >= 6.6 * len(n["label"]), n
     assert expand(compact(doc))["nodes"] == doc["nodes"]   # the page's two forms
 
 

@@ -50,6 +50,8 @@ def function_graph_doc(graph, label="graph"):
     for n, data in g.nodes(data=True):
         x, y = coords[n]
         w, h = NODE_SIZE[data["kind"]]
+        if data["kind"] == "op":           # wide enough for the type's whole name (ReadVariableOp)
+            w = max(w, 8 * len(data["label"]) + 20)
         nodes.append({"id": n, **{k: v for k, v in data.items() if k != "order"},
                       "tapes": [0], "x": x, "y": y, "w": w, "h": h})
     edges = [{"source": u, "target": v, "index": d.get("index", 0)} for u, v, d in g.edges(data=True)]
