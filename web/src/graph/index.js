@@ -7,7 +7,8 @@
 //   panel.destroy();   // removes everything the panel added to rootEl
 //
 // Its parts: toolbar.js (selector, node count, zoom, group and save buttons), stage.js (the drawing,
-// details and legend), timeline.js (the step control), selection.js (which tape, call and mode),
+// details and legend), functions.js (the "Tape | graph of f" bar of a run that traced
+// tf.functions), timeline.js (the step control), selection.js (which tape, call and mode),
 // player.js (a timeline position drawn as a step), inspector.js (hover and click on the drawing).
 
 import "./graph.css";
@@ -22,6 +23,7 @@ import { Selection } from "./selection.js";
 import { createPlayer } from "./player.js";
 import { createInspector } from "./inspector.js";
 import { createKeyboard } from "./keyboard.js";
+import { createFunctionsBar } from "./functions.js";
 
 let panels = 0;
 
@@ -39,8 +41,14 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
   Object.assign(actions, panelActions(parts, selection));
   actions.clear();
   return {
-    show: actions.show,
-    clear: actions.clear,
+    show(doc) {                 // (a run that traced tf.functions: the "Tape | graph of f" bar)
+      parts.functions.set(doc);
+      actions.show(doc);
+    },
+    clear() {
+      parts.functions.set(null);
+      actions.clear();
+    },
     destroy() {
       parts.timeline.stop();
       parts.stage.destroy();
@@ -70,7 +78,9 @@ function createParts(rootEl, selection, highlight, actions) {
     compact: !!rootEl.closest(".embed"), onLine: highlight });
   const timeline = createTimeline({ onPosition: () => player.step(true),
     onMode: (mode) => actions.selectMode(mode), onLine: highlight });
-  const panel = html("div", { class: "tg-graph", "data-testid": "graph-panel" }, [toolbar.el, stage.el, timeline.el]);
+  const functions = createFunctionsBar({ onView: (doc) => actions.show(doc) });
+  const panel = html("div", { class: "tg-graph", "data-testid": "graph-panel" },
+    [functions.el, toolbar.el, stage.el, timeline.el]);
   rootEl.append(panel);
 
   const openGroup = (id) => {
@@ -90,7 +100,7 @@ function createParts(rootEl, selection, highlight, actions) {
   const keyboard = createKeyboard({ stage, selection, inspector, onOpenGroup: openGroup });
   const player = createPlayer({ selection, stage, timeline, panelEl: panel, highlight,
     afterStep: () => inspector.refresh() });
-  return { selector, toolbar, stage, timeline, panel, inspector, keyboard, player };
+  return { selector, toolbar, stage, timeline, panel, inspector, keyboard, player, functions };
 }
 
 /** What the panel does: show a document, clear, select a tape, call or mode, redraw, fit. */
