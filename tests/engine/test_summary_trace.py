@@ -1,7 +1,6 @@
 """tf.summary.trace_on / trace_off / trace_export: the graphs of the tf.function calls made while
 tracing, written to the JSON-lines log."""
 import json
-import logging
 import os
 
 import pytest
@@ -65,15 +64,14 @@ def test_graph_false_writes_the_function_names_only(tmp_path):
     assert "graphs" not in entry
 
 
-def test_warnings_and_errors_as_tensorflow(tmp_path, caplog):
+def test_warnings_and_errors_as_tensorflow(tmp_path, tapegrad_log):
     with pytest.raises(ValueError, match="Must enable trace before export"):
         tf.summary.trace_export("x", step=0)
-    with caplog.at_level(logging.WARNING, logger="tapegrad"):
-        tf.summary.trace_on(graph=True, profiler=True)
-        tf.summary.trace_on()
-    assert [r.getMessage() for r in caplog.records] == [
-        "No `profiler_outdir` passed to trace_on(). Profiler won't be enabled.",
-        "Trace already enabled"]
+    tf.summary.trace_on(graph=True, profiler=True)
+    tf.summary.trace_on()
+    assert tapegrad_log() == [
+        "WARNING:tapegrad:No `profiler_outdir` passed to trace_on(). Profiler won't be enabled.",
+        "WARNING:tapegrad:Trace already enabled"]
     writer = tf.summary.create_file_writer(str(tmp_path))
     with writer.as_default():
         with pytest.raises(ValueError, match="No step set"):
