@@ -51,19 +51,7 @@ class ConcreteFunction:
         self._graph = None
 
     def _named_specs(self):
-        dims_iter = iter(tensor_dims(self._pattern))
-        out = []
-        for name, value in zip(self._names, self._templates):
-            count = itertools.count()
-
-            def spec(leaf):
-                if isinstance(leaf, (Tensor, TensorSpec)):
-                    i = next(count)
-                    return TensorSpec(next(dims_iter), leaf.dtype,
-                                      name if i == 0 else f"{name}_{i}")
-                return leaf
-            out.append(map_leaves(spec, value))
-        return out
+        return named_specs(self._pattern, self._names, self._templates)
 
     def _example(self, unknown_size):
         """Example arguments: the given tensors, zeros for TensorSpecs."""
@@ -148,10 +136,7 @@ class ConcreteFunction:
             self.structured_outputs)
 
     def pretty_printed_signature(self, verbose=True):
-        params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(s)}"
-                           for n, s in zip(self._names, self._input_specs))
-        return (f"Input Parameters:\n{params}\nOutput Type:\n  {self._output_specs()!r}\n"
-                "Captures:\n  None")
+        return signature_text(self._names, self._input_specs, self._output_specs())
 
     def __str__(self):
         return "ConcreteFunction " + self.pretty_printed_signature()
@@ -159,6 +144,38 @@ class ConcreteFunction:
     def __repr__(self):
         params = ", ".join(f"{n}: {_type_text(s)}" for n, s in zip(self._names, self._input_specs))
         return f"<ConcreteFunction ({params}) -> {self._output_specs()!r} at 0x{id(self):X}>"
+
+
+def named_specs(pattern, names, templates):
+    """The TensorSpecs (named after their parameters) of a trace's arguments, with the trace
+    key's dimensions; Python values as they are."""
+    dims_iter = iter(tensor_dims(pattern))
+    out = []
+    for name, value in zip(names, templates):
+        count = itertools.count()
+
+        def spec(leaf):
+            if isinstance(leaf, (Tensor, TensorSpec)):
+                i = next(count)
+                return TensorSpec(next(dims_iter), leaf.dtype, name if i == 0 else f"{name}_{i}")
+            return leaf
+        out.append(map_leaves(spec, value))
+    return out
+
+
+def signature_text(names, input_specs, output_specs):
+    """A concrete function's signature as ``pretty_printed_concrete_signatures`` prints it."""
+    params = "\n".join(f"  {n} (POSITIONAL_OR_KEYWORD): {_type_text(s)}"
+                       for n, s in zip(names, input_specs))
+    return f"Input Parameters:\n{params}\nOutput Type:\n  {output_specs!r}\nCaptures:\n  None"
+
+
+def call_signature(pattern, named, result):
+    """The signature text of a trace made by a call: its arguments' specs and its result's."""
+    names = [n for n, _ in named]
+    outputs = nest.map_structure(
+        lambda o: TensorSpec(tuple(o.shape), o.dtype) if isinstance(o, Tensor) else o, result)
+    return signature_text(names, named_specs(pattern, names, [v for _, v in named]), outputs)
 
 
 def _type_text(spec):

@@ -7,7 +7,7 @@ import types
 import weakref
 
 from .calls import _calls, _run_eagerly, call_scope, call_watchers, hooked
-from .concrete import ConcreteFunction
+from .concrete import ConcreteFunction, call_signature
 from .graph import TraceRecorder, as_built_graph_error
 from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
                    tensor_dims, trace_key)
@@ -73,6 +73,7 @@ class Function:
         self._trace_count = 0        # traces TensorFlow would have made (some keys trace twice)
         self._traced_before = False
         self._concrete = {}          # trace key -> ConcreteFunction
+        self._signatures = {}        # trace key -> its signature's text, for a trace made by a call
         self._graphs = {}            # trace key -> {input shapes: TraceGraph}
         self._bound = weakref.WeakKeyDictionary()
         self._bound_by_id = {}
@@ -109,7 +110,12 @@ class Function:
         return self._trace_count
 
     def pretty_printed_concrete_signatures(self, verbose=True):
-        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in self._concrete.values())
+        """Every trace's signature, in the order of the traces (calls' and concrete ones')."""
+        texts = [self._concrete[p].pretty_printed_signature(verbose) if p in self._concrete
+                 else self._signatures.get(p) for p in self._traces]
+        texts += [cf.pretty_printed_signature(verbose) for p, cf in self._concrete.items()
+                  if p not in self._traces]
+        return "\n\n".join(t for t in texts if t is not None)
 
     def __repr__(self):
         return f"<tapegrad.function.Function object at 0x{id(self):x}> ({self._name})"
@@ -192,6 +198,7 @@ class Function:
             result = self._execute(pattern, values, named, tracing=True)
             if variables_made() != made:
                 self._check_variables_made_once(first, values, named)
+            self._signatures[pattern] = call_signature(pattern, named, result)
         except BaseException as e:
             graph_error = self._failed_trace(pattern, count, e)
             if graph_error is not None:
@@ -301,6 +308,8 @@ class Function:
             named = [(n, map_leaves(as_tensor_leaf, v)) for n, v in named]
         key = trace_key(tuple(v for _, v in named))
         pattern = self._lookup(key)
+        if pattern is not None and relaxed(pattern, key) != pattern:
+            pattern = None      # a spec with unknown dims needs a trace at least as general
         tracing = pattern is None and _calls.muted == 0
         if tracing:
             pattern = self._new_trace(key)

@@ -274,3 +274,15 @@ def case_python_strings_returned_become_tensors(tf):
     def twice(x):
         return x + x
     return [twice("a"), twice(b"b"), twice(2)]
+
+
+def case_pretty_printed_signatures_list_every_call_trace(tf):
+    @tf.function
+    def double(x):
+        return x * 2
+    double(tf.constant([1.0]))
+    double(tf.constant([[1.0]]))
+    double(3)
+    double(tf.constant([2.0]))                  # no new trace
+    double.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    return double.pretty_printed_concrete_signatures()
