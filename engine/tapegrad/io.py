@@ -4,8 +4,8 @@
 format, written here without the protobuf library: the dtype, the shape, then the raw values as
 ``tensor_content``, or ``string_val`` entries for strings), so ``parse_tensor`` reads
 TensorFlow's serialized tensors too. ``parse_example`` and its relatives (with the
-``tf.train.Example`` messages they read) live in ``io_example``; ``TFRecordWriter`` with the
-TFRecord reader in ``data.readers``.
+``tf.train.Example`` messages they read) live in ``io_example``; ``TFRecordWriter`` in
+``tfrecord.py`` (the reader, ``tf.data.TFRecordDataset``, in ``data/readers.py``).
 
 >>> import tapegrad as tf
 >>> data = tf.io.serialize_tensor(tf.constant([1.5, 2.0]))
@@ -16,7 +16,7 @@ import os
 
 from . import dtypes, errors
 from .backend import xp
-from .data.readers import TFRecordOptions, TFRecordWriter  # noqa: F401  (tf.io's)
+from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401  (tf.io's)
 from .io_example import wire
 from .io_example.parsing import (  # noqa: F401  (tf.io's names)
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tapegrad as tf
-from tapegrad.data import readers
+from tapegrad import tfrecord
 from tapegrad.io_example import messages, parsing, wire
 
 
@@ -32,7 +32,7 @@ def _bytes(*values):
     return tf.train.Feature(bytes_list=tf.train.BytesList(value=list(values)))
 
 
-@pytest.mark.parametrize("module", [messages, parsing, wire, readers])
+@pytest.mark.parametrize("module", [messages, parsing, wire, tfrecord])
 def test_docstring_examples(module):
     result = doctest.testmod(module, verbose=False)
     assert result.failed == 0 and (module is wire or result.attempted > 0)
@@ -213,7 +213,7 @@ def test_tfrecord_writer_files(tmp_path):
         writer.flush()
     with open(plain, "rb") as f:
         data = f.read()
-    assert data == readers.record_bytes(b"abc") + readers.record_bytes(b"de")
+    assert data == tfrecord.record_bytes(b"abc") + tfrecord.record_bytes(b"de")
     assert [r.numpy() for r in tf.data.TFRecordDataset(plain)] == [b"abc", b"de"]
     packed = str(tmp_path / "b.tfrecord")
     with tf.io.TFRecordWriter(packed, "ZLIB") as w:
@@ -223,7 +223,7 @@ def test_tfrecord_writer_files(tmp_path):
     with tf.io.TFRecordWriter(gz, tf.io.TFRecordOptions("GZIP", compression_level=1)) as w:
         w.write(b"g")
     with open(gz, "rb") as f:
-        assert gzip.decompress(f.read()) == readers.record_bytes(b"g")
+        assert gzip.decompress(f.read()) == tfrecord.record_bytes(b"g")
     with pytest.raises(tf.errors.NotFoundError):
         tf.io.TFRecordWriter(os.path.join(str(tmp_path), "missing", "x.tfrecord"))
 
@@ -232,7 +232,7 @@ def test_crc32c_known_value():
     # CRC-32C of "123456789" is 0xE3069283 (the standard check value)
     crc = 0xFFFFFFFF
     for byte in b"123456789":
-        crc = readers._CRC32C[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+        crc = tfrecord._CRC32C[(crc ^ byte) & 0xFF] ^ (crc >> 8)
     assert crc ^ 0xFFFFFFFF == 0xE3069283
 
 
