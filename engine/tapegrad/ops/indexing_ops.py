@@ -36,14 +36,13 @@ def _indices(x, op):
         raise TypeError(f"{op}: indices must be int32 or int64, got bool")
     if kind not in "iu":   # a float or complex index tensor: the op does not accept its type
         attr, allowed = _INDEX_ATTR.get(op, (None, None))
-        tf_words = (f". Value for attr '{attr}' of {_TF_NAME.get(t.dtype.name, t.dtype.name)} "
+        tf_words = (f". Value for attr '{attr}' of {convert.tf_type_name(t.dtype.name)} "
                     f"is not in the list of allowed values: {allowed}" if attr else "")
         raise checks.invalid(op, f"{op}: indices must be integers, got {t.dtype.name}"
                              f"{tf_words}", TypeError)
     return t
 
 
-_TF_NAME = {"float16": "half", "float32": "float", "float64": "double"}
 # The index attribute and its allowed types, in TensorFlow's registration of the op
 _INDEX_ATTR = {"GatherV2": ("Tindices", "int16, int32, int64"),
                "GatherNd": ("Tindices", "int16, int32, int64"),
