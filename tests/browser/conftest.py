@@ -19,11 +19,12 @@ fixture checks after each test). A test that provokes an error on purpose passes
 expects, `page(..., allow=["substring"])`.
 
 Needs /usr/bin/chromium and Playwright (bash build/setup_browser.sh installs both) and a built
-dist/ (npm run build).
+dist/ (npm run build), or the build named by TAPEGRAD_DIST.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +33,7 @@ from urllib.parse import urlparse
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DIST = ROOT / "dist"
+DIST = Path(os.environ.get("TAPEGRAD_DIST") or ROOT / "dist")   # another build: TAPEGRAD_DIST=/tmp/x-dist
 SHOTS = ROOT / "test-results" / "browser"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
