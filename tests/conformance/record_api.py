@@ -23,6 +23,7 @@ NAMESPACES = [
     "tf.keras.activations", "tf.keras.initializers", "tf.keras.regularizers",
     "tf.keras.datasets", "tf.keras.backend", "tf.io", "tf.saved_model", "tf.distribute",
     "tf.experimental.numpy", "tf.experimental.numpy.random",
+    "tf.summary", "tf.train", "tf.experimental",
 ]
 
 
