@@ -3,17 +3,19 @@
 TensorFlow writes TensorBoard event files (protobuf records). tapegrad writes a simple log a
 person or a script can read instead: ``<logdir>/events.out.tapegrad.jsonl``, one JSON object per
 line, ``{"wall_time", "step", "tag", "kind", ...}`` with ``"value"`` for a scalar or text and
-``"buckets"`` (``[left, right, count]`` triples) for a histogram. TensorBoard cannot read it.
+``"buckets"`` (``[left, right, count]`` triples) for a histogram; ``image`` keeps PNG files and
+``audio`` 16-bit WAV files (base64 strings in ``"png"`` / ``"wav"``), ``write`` any tensor's
+values (``"value"``, with ``"dtype"`` and ``"shape"``). TensorBoard cannot read it.
 Nothing is printed, in the page either: the file is the output (read it back, or plot it). The
-calls answer as TensorFlow's do: ``True`` when written, ``False`` without a default writer or
-while ``record_if(False)``; no step anywhere is a ``ValueError``.
+calls answer as TensorFlow's do: a bool tensor, true when written, false without a default
+writer or while ``record_if(False)``; no step anywhere is a ``ValueError``.
 
 >>> import json, os, tempfile, tapegrad as tf
 >>> logdir = tempfile.mkdtemp()
 >>> writer = tf.summary.create_file_writer(logdir)
 >>> with writer.as_default(step=3):
 ...     tf.summary.scalar("loss", 0.25)
-True
+<tf.Tensor: shape=(), dtype=bool, numpy=True>
 >>> writer.flush()
 >>> line = open(os.path.join(logdir, "events.out.tapegrad.jsonl")).readline()
 >>> json.loads(line)["value"], json.loads(line)["step"]
@@ -42,17 +44,23 @@ tapegrad has no profiler: ``profiler=True`` is accepted, with TensorFlow's warni
 >>> [n["op"] for n in entry["graphs"][0]["node"]]
 ['Placeholder', 'Const', 'Mul', 'Identity']
 """
+import base64
 import contextlib
 import json
 import logging
 import os
+import struct
 import threading
 import time
 
 from .backend import xp
+from .dtypes import uint8
 from .function.calls import call_watchers
+from .function.func_graph import FuncGraph, GraphDef
 from .name_scope import get_current_name_scope
-from .tensor import Tensor, convert_to_tensor
+from .ops.image_ops import convert_image_dtype
+from .ops.png_codec import encode_png
+from .tensor import Tensor, convert_to_tensor, wrap
 
 LOG_NAME = "events.out.tapegrad.jsonl"
 
@@ -173,12 +181,13 @@ def _tag(name):
 
 
 def _write(name, step, kind, **fields):
+    """Adds one entry to the default writer; the answer is a bool tensor, as TensorFlow's."""
     if not should_record_summaries():
-        return False
+        return wrap(xp.asarray(False))
     entry = {"wall_time": time.time(), "step": _step(step), "tag": _tag(name), "kind": kind}
     entry.update(fields)
     _state.writer._add(entry)
-    return True
+    return wrap(xp.asarray(True))
 
 
 def _value(data):
@@ -219,6 +228,79 @@ def text(name, data, step=None, description=None):
     value = as_text(v.item()) if v.ndim == 0 else \
         [as_text(x) for x in v.reshape(-1).tolist()]
     return _write(name, step, "text", value=value)
+
+
+def write(tag, tensor, step=None, metadata=None, name=None):
+    """Logs any tensor's values (as JSON lists) under ``tag``."""
+    v = convert_to_tensor(tensor)
+    return _write(tag, step, "tensor", dtype=v.dtype.name, shape=list(v._value.shape),
+                  value=_json_values(v._value))
+
+
+def _json_values(a):
+    if a.dtype == object:
+        return [x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)
+                for x in a.reshape(-1).tolist()] if a.ndim else _json_values(a.reshape(1))[0]
+    return a.tolist()
+
+
+def _rank(v, rank):
+    if v.ndim != rank:
+        raise ValueError(f"Tensor  must have rank {rank}.  Received rank {v.ndim}, "
+                         f"shape {tuple(v.shape)}")
+
+
+def image(name, data, step=None, max_outputs=3, description=None):
+    """Logs up to ``max_outputs`` images of ``data`` [k, height, width, channels] (1 to 4
+    channels; floats in [0, 1] or integers) as PNG, base64 in the log."""
+    x = convert_to_tensor(data)
+    _rank(x._value, 4)
+    if not should_record_summaries():
+        return wrap(xp.asarray(False))
+    pixels = convert_image_dtype(x, uint8, saturate=True)._value[:int(max_outputs)]
+    pngs = [base64.b64encode(encode_png(p)._value.item()).decode("ascii") for p in pixels]
+    return _write(name, step, "image", width=int(x._value.shape[2]),
+                  height=int(x._value.shape[1]), png=pngs)
+
+
+def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, description=None):
+    """Logs up to ``max_outputs`` clips of ``data`` [k, frames, channels] (floats in [-1, 1]) as
+    16-bit WAV files, base64 in the log."""
+    v = convert_to_tensor(data)._value
+    _rank(v, 3)
+    if not should_record_summaries():
+        return wrap(xp.asarray(False))
+    rate = int(convert_to_tensor(sample_rate)._value)
+    clips = [base64.b64encode(_wav(c, rate)).decode("ascii") for c in v[:int(max_outputs)]]
+    return _write(name, step, "audio", sample_rate=rate, wav=clips)
+
+
+def _wav(clip, rate):
+    """A 16-bit PCM WAV file of ``clip`` [frames, channels]."""
+    samples = (xp.clip(clip.astype(xp.float64), -1.0, 1.0) * 32767).round().astype("<i2")
+    channels = clip.shape[1]
+    body = samples.tobytes()
+    header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(body), b"WAVE", b"fmt ", 16, 1,
+                         channels, rate, rate * channels * 2, channels * 2, 16, b"data",
+                         len(body))
+    return header + body
+
+
+def graph(graph_data):
+    """Logs a graph's nodes: a traced function's ``.graph`` or its ``as_graph_def()``."""
+    if isinstance(graph_data, FuncGraph):
+        graph_data = graph_data.as_graph_def()
+    if not isinstance(graph_data, GraphDef):
+        raise ValueError(f"Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. "
+                         f"Received graph_data={graph_data!r} of type "
+                         f"{type(graph_data).__name__}.")
+    if not should_record_summaries():
+        return wrap(xp.asarray(False))
+    nodes = [{"name": n.name, "op": n.op, "input": list(n.input)} for n in graph_data.node]
+    entry = {"wall_time": time.time(), "step": 0, "tag": "graph", "kind": "graph",
+             "graphs": [{"node": nodes}]}
+    _state.writer._add(entry)
+    return wrap(xp.asarray(True))
 
 
 class experimental:  # noqa: N801 - a namespace, as tf.summary.experimental

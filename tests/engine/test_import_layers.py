@@ -28,6 +28,8 @@ LAZY = {
     ("tapegrad.widget.display", "tapegrad.graph.export"),
     ("tapegrad.widget.docs_example", "tapegrad.graph.export"),
     ("tapegrad.widget.magic", "IPython"), ("tapegrad.widget.magic", "IPython.display"),
+    # tf.experimental.Optional is tf.data's: tf.data loads when it is first asked for
+    ("tapegrad.experimental", "tapegrad.data.experimental"),
 }
 
 def _module_name(path):
