@@ -2,6 +2,7 @@
 checkpoint state, checkpoints_iterator, CheckpointOptions, ClusterSpec and Coordinator. Written
 from the tf.summary and tf.train API references and the checkpoint guide, in our own words."""
 import os
+import sys
 import tempfile
 import threading
 
@@ -219,3 +220,8 @@ def case_experimental_optional(tf):
     empty = tf.experimental.Optional.empty(tf.TensorSpec([], tf.float32))
     return [opt.has_value(), opt.get_value(), empty.has_value(),
             tf.experimental.Optional is tf.data.experimental.Optional]
+
+
+if sys.platform == "emscripten":   # Pyodide cannot start threads
+    for _case in (case_coordinator_stops_threads, case_coordinator_reraises_a_thread_error):
+        _case.known_divergence = "Pyodide cannot start threads, so no thread can be coordinated"
