@@ -28,6 +28,14 @@ def _tensor(x, dtype=None):
     return convert_to_tensor(x, dtype=dtype)
 
 
+def _index_matrix(indices, rank):
+    """``indices`` as an int64 matrix with one column per dimension (a scalar's has none)."""
+    a = xp.asarray(getattr(indices, "_value", indices), dtype=xp.int64)
+    if a.ndim == 2 or rank == 0 and a.size == 0:
+        return a.reshape(a.shape[0] if a.ndim == 2 else 0, rank) if a.size == 0 else a
+    return a.reshape(-1, rank)
+
+
 class SparseTensor:
     """A tensor given by the positions and values of its non-default entries.
 
@@ -38,13 +46,10 @@ class SparseTensor:
     """
 
     def __init__(self, indices, values, dense_shape):
-        self.indices = wrap(xp.asarray(getattr(indices, "_value", indices),
-                                       dtype=xp.int64).reshape(-1, len(
-                                           xp.asarray(getattr(dense_shape, "_value",
-                                                              dense_shape)).reshape(-1))))
-        self.values = _tensor(values)
         self.dense_shape = wrap(xp.asarray(getattr(dense_shape, "_value", dense_shape),
                                            dtype=xp.int64).reshape(-1))
+        self.indices = wrap(_index_matrix(indices, len(self.dense_shape._value)))
+        self.values = _tensor(values)
         if self.values._value.ndim != 1 or \
                 self.values._value.shape[0] != self.indices._value.shape[0]:
             raise ValueError(f"SparseTensor: values must be a vector with one entry per row of "
@@ -127,6 +132,9 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     if idx.size and ((idx < 0).any() or (idx >= xp.asarray(shape)).any()):
         raise InvalidArgumentError(f"indices is out of bounds for dense_shape {list(shape)} "
                                    f"[Op:SparseToDense]")
+    if not shape:   # a scalar: its one value, or the default (ScatterNd has no scalar form)
+        empty = _tensor(0 if default_value is None else default_value, sp.dtype)
+        return _reshape(sp.values[-1:], ()) if idx.shape[0] else empty
     dense = scatter_nd(sp.indices, sp.values, shape)
     if default_value is None:
         return dense

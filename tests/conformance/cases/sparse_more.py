@@ -266,3 +266,12 @@ def case_unary_gradient_reaches_values(tf):
     with tf.GradientTape() as tape:
         out = tf.sparse.reduce_sum(tf.square(_st(tf, values)))
     return [out, tape.gradient(out, values)]
+
+
+def case_scalar_sparse_tensors(tf):
+    none = tf.sparse.SparseTensor(indices=tf.zeros([0, 0], tf.int64), values=tf.zeros([0]),
+                                  dense_shape=tf.zeros([0], tf.int64))
+    one = tf.sparse.SparseTensor(indices=tf.zeros([1, 0], tf.int64), values=[5.0],
+                                 dense_shape=tf.zeros([0], tf.int64))
+    return [none.shape, none.indices, tf.sparse.to_dense(none), one.shape,
+            tf.sparse.to_dense(one), tf.sparse.to_dense(none, default_value=2.0)]
