@@ -157,8 +157,9 @@ def _fold_returns(stmts):
     return out
 
 
-def lower_returns(fdef):
-    """``fdef``'s body with its returns lowered, where one lies inside an ``if`` or a loop."""
+def lower_returns(fdef, fresh):
+    """``fdef``'s body with its returns lowered, where one lies inside an ``if`` or a loop
+    (``fresh(base)`` names the flag and the value, ``names.Namer.fresh``)."""
     body = fdef.body
     nested = [n for stmt in body if not isinstance(stmt, ast.Return)
               for n in _inside(stmt, True) if isinstance(n, ast.Return)]
@@ -167,21 +168,22 @@ def lower_returns(fdef):
                 for n in _inside(s, True)):
         return
     body = _fold_returns(body)
+    flag, kept = fresh("do_return"), fresh("retval_")
 
     def replace(ret):
         value = ret.value if ret.value is not None else ast.Constant(None)
-        return [_assign("do_return", ast.Constant(True), ret), _assign("retval_", value, ret)]
-    lowered = _Lowering(ast.Return, "do_return", replace, True).block(body)
-    start = [_assign("do_return", ast.Constant(False), fdef),
-             _assign("retval_", _expr("ag__.UndefinedReturnValue()", fdef), fdef)]
-    end = ast.copy_location(ast.Return(_expr("ag__.ret(retval_, do_return)", fdef)),
+        return [_assign(flag, ast.Constant(True), ret), _assign(kept, value, ret)]
+    lowered = _Lowering(ast.Return, flag, replace, True).block(body)
+    start = [_assign(flag, ast.Constant(False), fdef),
+             _assign(kept, _expr("ag__.UndefinedReturnValue()", fdef), fdef)]
+    end = ast.copy_location(ast.Return(_expr(f"ag__.ret({kept}, {flag})", fdef)),
                             body[-1])
     fdef.body = start + lowered + [end]
 
 
-def lower_loop(loop, k):
+def lower_loop(loop, k, fresh):
     """The statements standing for ``loop`` with its own ``break`` and ``continue`` lowered
-    (flags ``break_k``, ``continue_k``); ``[loop]`` where it has none or they cannot be (a
+    (flags ``fresh("break_k")``, ``fresh("continue_k")``); ``[loop]`` where it has none or they cannot be (a
     loop with ``else:`` is never converted: ``transform`` refuses it, as TensorFlow does)."""
     has_break = any(_holds(s, ast.Break, False) for s in loop.body)
     has_continue = any(_holds(s, ast.Continue, False) for s in loop.body)
@@ -190,12 +192,12 @@ def lower_loop(loop, k):
         return [loop]
     before = []
     if has_continue:
-        flag = f"continue_{k}"
+        flag = fresh(f"continue_{k}")
         lowering = _Lowering(ast.Continue, flag,
                              lambda n: [_assign(flag, ast.Constant(True), n)], False)
         loop.body = [_assign(flag, ast.Constant(False), loop)] + lowering.block(loop.body)
     if has_break:
-        stop = f"break_{k}"
+        stop = fresh(f"break_{k}")
         lowering = _Lowering(ast.Break, stop,
                              lambda n: [_assign(stop, ast.Constant(True), n)], False)
         loop.body = lowering.block(loop.body)

@@ -26,6 +26,7 @@ import weakref
 from ..ops.array_ops import range_
 from . import operators
 from .jumps import SCOPES as _SCOPES, lower_loop, lower_returns
+from .names import Namer
 
 _LOOPS = (ast.For, ast.While, ast.AsyncFor)
 
@@ -139,9 +140,9 @@ class _Converter(ast.NodeTransformer):
     """Rewrites one function's body (see the module docstring). ``loads``: how often the whole
     function reads each name."""
 
-    def __init__(self, loads, counter, declared):
+    def __init__(self, loads, namer, declared):
         self.loads = loads
-        self.counter = counter
+        self.namer = namer
         self.declared = declared       # names the function declares global or nonlocal
 
     def _kept(self, node, assigned):
@@ -149,8 +150,7 @@ class _Converter(ast.NodeTransformer):
         return _jumps(node) or not self.declared.isdisjoint(assigned)
 
     def _next(self):
-        self.counter[0] += 1
-        return self.counter[0]
+        return self.namer.number()
 
     def _live(self, node, names):
         """``(carried, read outside)``: the ``names`` read anywhere, and those read outside
@@ -160,7 +160,7 @@ class _Converter(ast.NodeTransformer):
         return carried, [n for n in carried if self.loads[n] > inside.get(n, 0)]
 
     def visit_FunctionDef(self, node):
-        return convert_def(node, self.counter)
+        return convert_def(node, self.namer)
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -244,8 +244,9 @@ class _LoopLowering(ast.NodeTransformer):
     """Lowers each loop's ``break`` and ``continue`` (``jumps.lower_loop``), not entering
     nested functions (``convert_def`` lowers theirs)."""
 
-    def __init__(self):
+    def __init__(self, fresh):
         self.k = 0
+        self.fresh = fresh
 
     def _scope(self, node):
         return node
@@ -255,7 +256,7 @@ class _LoopLowering(ast.NodeTransformer):
     def _loop(self, node):
         self.generic_visit(node)
         self.k += 1
-        return lower_loop(node, self.k)
+        return lower_loop(node, self.k, self.fresh)
 
     visit_While = visit_For = _loop
 
@@ -266,15 +267,15 @@ def _params(args):
     return {a.arg for a in every}
 
 
-def convert_def(fdef, counter):
+def convert_def(fdef, namer):
     """``fdef`` (a ``def``) with its body converted and its assigned variables starting as
-    ``ag__.Undefined``."""
-    lower_returns(fdef)
-    fdef.body = _LoopLowering().visit(ast.Module(body=fdef.body, type_ignores=[])).body
+    ``ag__.Undefined``; ``namer`` (``names.Namer``) names what the rewrite adds."""
+    lower_returns(fdef, namer.fresh)
+    fdef.body = _LoopLowering(namer.fresh).visit(ast.Module(body=fdef.body, type_ignores=[])).body
     declared = {name for n in _walk_scope(fdef) if isinstance(n, (ast.Global, ast.Nonlocal))
                 for name in n.names}
     local = [n for n in _stored(fdef.body) if n not in _params(fdef.args) | declared]
-    converter = _Converter(_loads(fdef.body), counter, declared)
+    converter = _Converter(_loads(fdef.body), namer, declared)
     body = []
     for stmt in fdef.body:
         done = converter.visit(stmt)
@@ -376,7 +377,8 @@ def _tree(fn):
 
 def convert(fn):
     """``fn`` rewritten (see the module docstring); ``to_code`` shows its source."""
-    fdef = convert_def(_tree(fn), [0])
+    tree = _tree(fn)
+    fdef = convert_def(tree, Namer(tree))
     code = fn.__code__
     factory = _parse(f"def ag__factory(ag__, {', '.join(code.co_freevars)}):\n"
                      f"    return {fdef.name}\n")[0]

@@ -578,3 +578,20 @@ def case_gradient_through_explicit_cond_and_while_in_function(tf):
             y = f(x, w)
         out.append((y, tape.gradient(y, [x, w])))
     return out, f.experimental_get_tracing_count()
+
+
+def case_user_names_like_the_rewrites_own(tf):
+    """Variables named as AutoGraph's flags and helpers keep their values."""
+    @tf.function
+    def f(x):
+        do_return, retval_, break_1, if_body_1, continue_1 = 5.0, 7.0, 3.0, 2.0, 1.0
+        for _ in tf.range(4):
+            if x > 2.0:
+                break
+            if x < -5.0:
+                continue
+            x = x + 1.0
+        if x > 10.0:
+            return x + do_return + retval_
+        return x - break_1 - if_body_1 - continue_1
+    return [f(tf.constant(1.0)), f(tf.constant(11.0)), f(tf.constant(-9.0))]
