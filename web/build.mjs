@@ -8,6 +8,7 @@
 //        DIR/assets/boot-HASH.js         the page's first script: starts the worker (web/src/early-boot.js)
 //                                        (HASH: of the content; index.html names them)
 //        DIR/assets/worker.js            the Python worker; finds Pyodide in DIR/<pyodide-dir>/
+//        DIR/assets/kernel-pool-worker.js  the kernel pool's worker (web/src/kernel-pool.js)
 //        DIR/tapegrad-playground.{js,css} the <tapegrad-playground> element (web/src/element.js)
 //        DIR/docs/embedding.html         the sample documentation page (web/docs/)
 //        DIR/boot/{index.html,page.js,boot.css,worker.js} the boot-check page the boot benchmark
@@ -151,7 +152,7 @@ async function main() {
     ? bootFiles.reduce((h, f) => h.update(fs.readFileSync(f)), crypto.createHash("sha256")).digest("hex").slice(0, 16)
     : null;
   const workerDefine = { __PYODIDE_DIR__: JSON.stringify(pyodideDir), __BOOT_ID__: JSON.stringify(bootId) };
-  const [page, boot, worker] = await Promise.all([
+  const [page, boot, worker, pool] = await Promise.all([
     // Split: CodeMirror (web/src/editor.js, imported when the page upgrades its editor) is a
     // chunk of its own, assets/chunks/*.js, so that the page's first script stays small.
     // The page's own script, stylesheet and first script are named by their content
@@ -166,6 +167,11 @@ async function main() {
                     entryNames: "[name]-[hash]", metafile: true }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "src", "worker.js") },
                     outdir: assets, format: "iife", define: workerDefine, metafile: true }),
+    // The kernel pool's worker, started by the Python worker (web/src/kernel-pool.js), and the
+    // pool itself as a global (tapegradKernelPool.createKernelPool) for tests/browser/bench_kernels.py.
+    esbuild.build({ ...common, entryPoints: { "kernel-pool-worker": path.join(WEB, "src", "kernel-pool-worker.js"),
+                                              "kernel-pool": path.join(WEB, "src", "kernel-pool.js") },
+                    outdir: assets, format: "iife", globalName: "tapegradKernelPool", metafile: true }),
     esbuild.build({ ...common, entryPoints: { "tapegrad-playground": path.join(WEB, "src", "element.js") },
                     outdir: out, format: "iife" }),
     esbuild.build({ ...common, entryPoints: { worker: path.join(WEB, "boot", "worker.js") },
@@ -197,7 +203,7 @@ async function main() {
   for (const name of fs.readdirSync(path.join(WEB, "examples", "notebooks"))) {
     if (name.endsWith(".ipynb")) fs.copyFileSync(path.join(WEB, "examples", "notebooks", name), path.join(out, "notebooks", name));
   }
-  await buildServiceWorker(out, pyodideDir, bootId, [page, boot, worker], iconName);
+  await buildServiceWorker(out, pyodideDir, bootId, [page, boot, worker, pool], iconName);
 }
 
 /** The wheels the page may load: those the gallery's examples import (tensorflow is tapegrad)

@@ -5,6 +5,7 @@ import RUNTIME_FILES from "virtual:runtime";
 import { bootPyodide } from "./pyodide-boot.js";
 import { downloadsFromPage } from "./boot-downloads.js";
 import { handlerOf, toPage } from "./messages.js";
+import { createKernelPool } from "./kernel-pool.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   // bootPyodide loads pyodide.js from it
@@ -106,6 +107,7 @@ async function boot(interrupt, keptBoot) {
     marks.runtime = performance.now();
     progress(3, "Importing tapegrad");
     pyodide.pyimport("tapegrad").destroy();   // imported already after a snapshot restore
+    attachKernelPool();
     marks.tapegrad = performance.now();
     postMarks(marks);   // the page makes performance marks of them (tests/browser/bench_boot.py)
     toPage("ready", { snapshot: snapshotUsed });
@@ -188,4 +190,15 @@ function writeFiles(files) {
       toPage("out", { stream: "stderr", text: `could not restore ${path}: ${err}\n` });
     }
   }
+}
+
+// Large products on every core: the kernel pool's workers (web/src/kernel-pool.js), one per core
+// beside this one, start with this worker; none where the page is not cross-origin isolated.
+const kernelPool = createKernelPool(new URL("kernel-pool-worker.js", self.location.href));
+function attachKernelPool() {
+  if (!kernelPool) return;
+  kernelPool.attach(pyodide);
+  const threads = pyodide.pyimport("tapegrad.kernels.threads");
+  threads.attach(kernelPool);
+  threads.destroy();
 }

@@ -10,16 +10,17 @@ anything else. ``TAPEGRAD_KERNELS=0`` turns the kernels off.
 >>> kernels.status()["enabled"] in (True, False)
 True
 """
+from . import threads
 from .dispatch import LIMITS, disabled, enabled, lib, reason
 
 
 def status():
     """What is loaded (loading it now) and why: {"enabled", "variant", "path", "reason",
-    "thresholds"}."""
+    "thresholds", "threads"} (threads: how many a large product uses, threads.py)."""
     loaded = lib()
     return {"enabled": enabled(), "variant": loaded.variant if loaded else None,
             "path": loaded.path if loaded else None, "reason": reason(),
-            "thresholds": dict(LIMITS)}
+            "thresholds": dict(LIMITS), "threads": threads.count()}
 
 
 __all__ = ["disabled", "enabled", "status"]

@@ -6,7 +6,7 @@ here (see dispatch.py); outputs are new arrays, except the optimizer slots updat
 import ctypes
 
 from ..backend import xp
-from . import library
+from . import library, threads
 
 _F32, _F64 = xp.dtype("float32"), xp.dtype("float64")
 
@@ -118,8 +118,11 @@ def matmul(lib, a, b, transpose_a=False, transpose_b=False):
     if out.size == 0:
         return out
     work = _scratch.get(lib, dtype, m, n, k)
-    lib.fn("tg_gemm", dtype)(m, n, k, _ptr(a), rsa, csa, _ptr(b), rsb, csb, _ptr(out), n,
-                             batch, bsa, bsb, m * n, _ptr(work))
+    pa, pb, pc, pw = _ptr(a), _ptr(b), _ptr(out), _ptr(work)
+    if threads.wanted(m * n * k * batch) and \
+            threads.gemm(lib, dtype, m, n, k, pa, rsa, csa, pb, rsb, csb, pc, batch, bsa, bsb, pw):
+        return out
+    lib.fn("tg_gemm", dtype)(m, n, k, pa, rsa, csa, pb, rsb, csb, pc, n, batch, bsa, bsb, m * n, pw)
     return out
 
 

@@ -1,0 +1,148 @@
+"""Large products on every core in the browser (issue 34, item 3): on a cross-origin-isolated page
+the Python worker's kernel pool (web/src/kernel-pool.js) computes the rows of large matrix
+products on extra workers, bit for bit as one thread does; Stop still ends a run in the middle of
+one; a page that is not isolated keeps one thread.
+
+One page (one Pyodide boot) serves the module, but for the non-isolated page.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_playground_stop_fallback import strip_isolation
+
+# Products through the kernel with every thread and with one, compared bit for bit: shapes whose
+# rows split unevenly, a transposed operand, batches (with B shared and not), both float types,
+# and sizes below the pool's threshold (one thread either way).
+SAME_BITS = """\
+import numpy as np
+from tapegrad.kernels import calls, dispatch, threads
+lib = dispatch.lib()
+print("threads", threads.count(), "limit", threads.POOL_LIMIT)
+rng = np.random.default_rng(0)
+cases = []
+for dt in (np.float32, np.float64):
+    for m, n, k in [(257, 300, 129), (7, 1000, 400), (1001, 3, 700), (3, 600, 900), (33, 40, 50), (1, 2000, 600)]:
+        a = rng.standard_normal((m, k)).astype(dt)
+        b = rng.standard_normal((k, n)).astype(dt)
+        cases.append((f"{dt.__name__} {m}x{k}@{k}x{n}", (a, b), {}))
+        cases.append((f"{dt.__name__} {m}x{k}T@{k}x{n}", (np.ascontiguousarray(a.T), b), {"transpose_a": True}))
+        cases.append((f"{dt.__name__} {m}x{k}@({n}x{k})T", (a, np.ascontiguousarray(b.T)), {"transpose_b": True}))
+    x = rng.standard_normal((3, 150, 200)).astype(dt)
+    cases.append((f"{dt.__name__} batch@shared", (x, rng.standard_normal((200, 170)).astype(dt)), {}))
+    cases.append((f"{dt.__name__} batch@batch", (x, rng.standard_normal((3, 200, 170)).astype(dt)), {}))
+differ, want = [], 0
+before = threads.split()
+for name, args, kw in cases:
+    a, b = args
+    m = a.shape[-1] if kw.get("transpose_a") else a.shape[-2]
+    k = a.shape[-2] if kw.get("transpose_a") else a.shape[-1]
+    n = b.shape[-2] if kw.get("transpose_b") else b.shape[-1]
+    want += m >= 2 and m * n * k * (a.size // (m * k)) >= threads.POOL_LIMIT
+    threads.set_count(1)
+    one = calls.matmul(lib, *args, **kw)
+    threads.set_count(64)
+    many = calls.matmul(lib, *args, **kw)
+    if one.tobytes() != many.tobytes() or one.shape != many.shape:
+        differ.append(name)
+print("cases", len(cases), "differ", differ, "split", threads.split() - before, "of", want)
+"""
+
+# A convolutional training step's gradients (tf.nn.conv2d forward and both gradients go through
+# the kernel) with all threads and with one.
+CONV_SAME_BITS = """\
+import numpy as np
+import tensorflow as tf
+from tapegrad.kernels import threads
+rng = np.random.default_rng(1)
+x = tf.constant(rng.standard_normal((64, 28, 28, 1)).astype("float32"))
+w = tf.Variable(rng.standard_normal((3, 3, 1, 32)).astype("float32"))
+def grads():
+    with tf.GradientTape() as tape:
+        y = tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID"))
+        loss = tf.reduce_sum(y * y)
+    return [v.numpy().tobytes() for v in [loss, tape.gradient(loss, w)]]
+before = threads.split()
+many = grads()
+used = threads.split() - before
+threads.set_count(1)
+one = grads()
+threads.set_count(64)
+print("conv same", one == many, "split", used)
+"""
+
+LONG_PRODUCTS = """\
+import numpy as np
+from tapegrad.kernels import calls, dispatch, threads
+lib = dispatch.lib()
+a = np.ones((1500, 1500), np.float32)
+print("multiplying")
+while True:
+    calls.matmul(lib, a, a)
+"""
+
+
+def settled(play):
+    """A ready page whose packages' files are written (after a boot from the snapshot they are
+    written after the first run; the kernels' .wasm files are among them)."""
+    play.wait_ready()
+    run_ok(play, "print('first run')\n")
+    play.pg.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0",
+                              timeout=120_000)
+    return play
+
+
+@pytest.fixture(scope="module")
+def pg(module_page, as_playground):
+    return settled(as_playground(module_page("", viewport=(1400, 900))))
+
+
+def run_ok(play, code, timeout_ms=300_000):
+    play.set_code(code)
+    assert play.run(timeout_ms) == "ok", play.last_run_output()
+    return play.last_run_output()
+
+
+def test_the_pool_is_used_where_the_page_is_isolated(pg):
+    cores = pg.pg.evaluate("navigator.hardwareConcurrency")
+    out = run_ok(pg, "from tapegrad import kernels\nprint('threads', kernels.status()['threads'])\n")
+    assert f"threads {max(cores, 1)}" in out
+    assert cores >= 2, "this test needs a machine with two cores"
+
+
+def test_products_are_bit_identical_to_one_thread(pg):
+    out = run_ok(pg, SAME_BITS)
+    assert "differ []" in out, out
+    split, want = map(int, re.search(r"split (\d+) of (\d+)", out).groups())
+    # every product above the threshold with two rows or more went to the pool, none else
+    assert split == want and want >= 20, out
+
+
+def test_convolution_gradients_are_bit_identical(pg):
+    out = run_ok(pg, CONV_SAME_BITS)
+    assert "conv same True" in out, out
+    assert int(re.search(r"split (\d+)", out).group(1)) >= 2, out
+
+
+def test_stop_ends_a_run_in_the_middle_of_products(pg):
+    pg.set_code(LONG_PRODUCTS)
+    n = pg.click_run()
+    pg.pg.wait_for_function(
+        "() => document.querySelector('[data-testid=console]').innerText.includes('multiplying')")
+    pg.pg.wait_for_timeout(1500)   # some products on the pool
+    pg.pg.locator("[data-testid=stop]").click()
+    assert pg.wait_run(n, timeout_ms=10_000) == "interrupted"
+    assert "Python was restarted" not in pg.last_run_output()   # the interrupt, not a new worker
+    # the same worker and pool go on: products still split, still the same bits
+    out = run_ok(pg, SAME_BITS)
+    assert "differ []" in out and "threads 1 " not in out, out
+
+
+def test_one_thread_where_the_page_is_not_isolated(page, as_playground):
+    pg = page("", on_context=strip_isolation)
+    play = settled(as_playground(pg))
+    assert pg.evaluate("self.crossOriginIsolated") is False
+    out = run_ok(play, SAME_BITS)
+    assert "threads 1 " in out and "differ []" in out and "split 0" in out, out
