@@ -4,8 +4,15 @@ In ``mkdocs.yml``::
 
     markdown_extensions:
       - tapegrad.markdown:
-          dist_url: /tapegrad/     # where the site serves a built tapegrad dist/ (copy dist/
-                                   # into docs/tapegrad/, MkDocs publishes it as is)
+          dist_url: /tapegrad/     # where the site serves tapegrad's runtime files
+
+and, before ``mkdocs build``, copy into docs/tapegrad/ (MkDocs publishes it as is) the runtime
+files the pages' examples need, with the stylesheet of their pre-rendered output (about 22 MB, at
+most 25 MB; it prints the size and fails above that)::
+
+    python -m tapegrad.docs_runtime path/to/tapegrad/dist docs/tapegrad docs/
+
+(or point ``dist_url`` at a tapegrad dist/ served elsewhere on the site's origin).
 
 In a page (options after the language, all optional)::
 
@@ -27,17 +34,14 @@ page also loads the element's script and the pre-rendered output's stylesheet.
 True
 """
 import html
-import re
 
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
+from .docs_runtime import FENCE
 from .widget.docs_example import CSS, ELEMENT_SCRIPT, example_html
 
 OPEN = '<div class="tapegrad-example">'
-
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*tapegrad(?P<opts>[^\n`]*)\n(?P<code>.*?)\n(?P=fence)[ \t]*$",
-                   re.MULTILINE | re.DOTALL)
 
 
 def _options(text):
@@ -82,9 +86,10 @@ class TapegradBlocks(Preprocessor):
 
 class TapegradExtension(Extension):
     def __init__(self, **kwargs):
-        self.config = {"dist_url": ["tapegrad/", "URL of a served tapegrad dist/ (with "
-                                    "tapegrad-playground.js and, copied beside it, "
-                                    "docs-example.css from tapegrad/widget/static/docs/)"]}
+        self.config = {"dist_url": ["tapegrad/", "URL of tapegrad's runtime files (python -m "
+                                    "tapegrad.docs_runtime copies them, with docs-example.css), "
+                                    "or of a served tapegrad dist/ with docs-example.css beside "
+                                    "its tapegrad-playground.js"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md):

@@ -3,9 +3,12 @@
 In ``conf.py``::
 
     extensions = ["tapegrad.sphinx"]
-    tapegrad_dist = "../../dist"      # a built tapegrad dist/ (npm run build): its element, worker
-                                      # and Pyodide are copied into _static/tapegrad/ (hard links
-                                      # where possible), so the site is self-hosted and offline
+    tapegrad_dist = "../../dist"      # a built tapegrad dist/ (npm run build): the runtime files
+                                      # the site's examples need are copied into _static/tapegrad/
+                                      # (tapegrad.docs_runtime: the element, its worker, Pyodide's
+                                      # core, NumPy and tapegrad, and the packages the examples
+                                      # import; about 22 MB, at most 25 MB, its size printed), so
+                                      # the site is self-hosted and offline
     # or, where a tapegrad dist/ is already served on the site's origin:
     # tapegrad_dist_url = "/tapegrad/"
 
@@ -26,17 +29,18 @@ example runs natively: the page shows its printed output and its tape's graph (S
 reader presses Run, which boots Python in the browser. ``:readonly:`` makes the editor read-only;
 ``:height:`` is the pre-rendered graph's height in pixels.
 """
-import os
-import shutil
 import textwrap
 from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
 
+from . import docs_runtime
 from .widget.docs_example import CSS, ELEMENT_SCRIPT, example_html
 
-_SKIP = {"boot", "docs"}          # the dist/ parts a docs site does not need
+logger = logging.getLogger(__name__)
 
 
 def _code_of(lines):
@@ -61,7 +65,11 @@ class TapegradPlayground(Directive):
         code = _code_of(list(self.content))
         html = example_html(code, readonly="readonly" in self.options,
                             height=self.options.get("height"))
-        env.metadata[env.docname]["tapegrad_examples"] = True
+        meta = env.metadata[env.docname]
+        meta["tapegrad_examples"] = True
+        # what the site's runtime copy must hold for this page (docs_runtime.copy_runtime)
+        meta["tapegrad_modules"] = sorted(set(meta.get("tapegrad_modules", ()))
+                                          | docs_runtime.needed_modules(code))
         return [nodes.raw("", html, format="html")]
 
 
@@ -81,6 +89,7 @@ def _on_config(app, config):
         if not (dist / ELEMENT_SCRIPT).is_file():
             raise FileNotFoundError(f"tapegrad.sphinx: tapegrad_dist = {config.tapegrad_dist!r} "
                                     f"has no {ELEMENT_SCRIPT} ({dist}); build it with npm run build")
+        docs_runtime.Dist(dist)      # its Pyodide folder and lock are readable
     elif not config.tapegrad_dist_url:
         raise ValueError("tapegrad.sphinx: set tapegrad_dist (a built tapegrad dist/ folder) "
                          "or tapegrad_dist_url (where one is served)")
@@ -96,33 +105,18 @@ def _on_page(app, pagename, templatename, context, doctree):
         app.add_js_file(_element_url(app), priority=900)
 
 
-def _link_or_copy(src, dst):
-    if os.path.exists(dst) and os.path.getsize(dst) == os.path.getsize(src) \
-            and os.path.getmtime(dst) >= os.path.getmtime(src):
-        return dst
-    if os.path.exists(dst):
-        os.remove(dst)
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
-    return dst
-
-
 def _on_finished(app, exception):
     if exception is not None or not app.config.tapegrad_dist or app.builder.format != "html":
         return
     dist = Path(app.confdir, app.config.tapegrad_dist).resolve()
-    target = Path(app.outdir, "_static", "tapegrad")
-    for entry in dist.iterdir():
-        if entry.name in _SKIP or entry.name.endswith(".map"):
-            continue
-        if entry.is_dir():
-            shutil.copytree(entry, target / entry.name, copy_function=_link_or_copy,
-                            dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.map"))
-        else:
-            target.mkdir(parents=True, exist_ok=True)
-            _link_or_copy(entry, target / entry.name)
+    modules = set()
+    for meta in app.env.metadata.values():
+        modules.update(meta.get("tapegrad_modules", ()))
+    try:
+        copy = docs_runtime.copy_runtime(dist, Path(app.outdir, "_static", "tapegrad"), modules)
+    except (docs_runtime.RuntimeTooLarge, ValueError, KeyError) as err:
+        raise ExtensionError(f"tapegrad.sphinx: {err}") from err
+    logger.info(copy.summary())
 
 
 def setup(app):

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tapegrad.widget import docs_example
+from test_docs_runtime import stand_in_dist
 
 ROOT = Path(__file__).resolve().parents[2]
 SQUARE = ("import tapegrad as tf\nx = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n"
@@ -68,11 +69,7 @@ def test_sphinx_builds_the_example_site_with_live_examples(tmp_path):
     pytest.importorskip("sphinx")
     from sphinx.application import Sphinx
 
-    dist = tmp_path / "dist"                       # a stand-in for a built dist/
-    (dist / "assets").mkdir(parents=True)
-    (dist / "tapegrad-playground.js").write_text("/* element */")
-    (dist / "assets" / "worker.js").write_text("/* worker */")
-    (dist / "tapegrad-playground.js.map").write_text("{}")
+    dist = stand_in_dist(tmp_path / "dist")        # a stand-in for a built dist/
     out = tmp_path / "html"
     app = Sphinx(str(ROOT / "docs" / "example-site"), str(ROOT / "docs" / "example-site"), str(out),
                  str(tmp_path / "doctrees"), "html", confoverrides={"tapegrad_dist": str(dist)},
@@ -87,6 +84,10 @@ def test_sphinx_builds_the_example_site_with_live_examples(tmp_path):
     assert "tape never watched" in other                       # its explanation, pre-rendered
     assert (out / "_static" / "tapegrad" / "assets" / "worker.js").read_text() == "/* worker */"
     assert not (out / "_static" / "tapegrad" / "tapegrad-playground.js.map").exists()
+    copied = {p.relative_to(out / "_static" / "tapegrad").as_posix()
+              for p in (out / "_static" / "tapegrad").rglob("*.whl")}   # the examples import no more
+    assert copied == {"pyodide-0.27.7/numpy-1.0-py3-none-any.whl", "pyodide-0.27.7/tapegrad-1.0-py3-none-any.whl"}
+    assert not (out / "_static" / "tapegrad" / "pyodide-0.27.7" / "snapshot.bin").exists()
     assert (out / "_static" / "docs-example.css").is_file()
     assert "tapegrad-playground" not in (out / "genindex.html").read_text()
 
@@ -105,7 +106,7 @@ def test_sphinx_without_a_dist_says_what_to_set(tmp_path):
                status=None, warning=None)
 
 
-@pytest.mark.parametrize("name", ["tapegrad.widget.docs_example", "tapegrad.markdown"])
+@pytest.mark.parametrize("name", ["tapegrad.widget.docs_example", "tapegrad.markdown", "tapegrad.docs_runtime"])
 def test_docstring_examples_run(name):
     import doctest
     import importlib
