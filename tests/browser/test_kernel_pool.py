@@ -22,48 +22,50 @@ from tapegrad.kernels import calls, dispatch, threads
 lib = dispatch.lib()
 print("threads", threads.count(), "limit", threads.POOL_LIMIT)
 rng = np.random.default_rng(0)
-cases = []
+cases = []   # (name, (a, b), keywords, whether the pool takes it where there is one)
 for dt in (np.float32, np.float64):
-    for m, n, k in [(257, 300, 129), (7, 1000, 400), (1001, 3, 700), (3, 600, 900), (33, 40, 50), (1, 2000, 600)]:
+    for (m, n, k), pooled in [((257, 300, 129), True), ((1001, 300, 64), True), ((1200, 2, 900), False),
+                              ((7, 1000, 400), False), ((33, 40, 50), False), ((1, 2000, 600), False)]:
+        # (1200x2: too few multiply-adds per element copied; 7x1000: B is copied for 3 rows;
+        # 33x40x50: below the threshold; 1 row: nothing to split)
         a = rng.standard_normal((m, k)).astype(dt)
         b = rng.standard_normal((k, n)).astype(dt)
-        cases.append((f"{dt.__name__} {m}x{k}@{k}x{n}", (a, b), {}))
-        cases.append((f"{dt.__name__} {m}x{k}T@{k}x{n}", (np.ascontiguousarray(a.T), b), {"transpose_a": True}))
-        cases.append((f"{dt.__name__} {m}x{k}@({n}x{k})T", (a, np.ascontiguousarray(b.T)), {"transpose_b": True}))
-    x = rng.standard_normal((3, 150, 200)).astype(dt)
-    cases.append((f"{dt.__name__} batch@shared", (x, rng.standard_normal((200, 170)).astype(dt)), {}))
-    cases.append((f"{dt.__name__} batch@batch", (x, rng.standard_normal((3, 200, 170)).astype(dt)), {}))
-differ, want = [], 0
-before = threads.split()
-for name, args, kw in cases:
-    a, b = args
-    m = a.shape[-1] if kw.get("transpose_a") else a.shape[-2]
-    k = a.shape[-2] if kw.get("transpose_a") else a.shape[-1]
-    n = b.shape[-2] if kw.get("transpose_b") else b.shape[-1]
-    want += m >= 2 and m * n * k * (a.size // (m * k)) >= threads.POOL_LIMIT
+        cases.append((f"{dt.__name__} {m}x{k}@{k}x{n}", (a, b), {}, pooled))
+        cases.append((f"{dt.__name__} {m}x{k}T@{k}x{n}", (np.ascontiguousarray(a.T), b), {"transpose_a": True}, pooled))
+        cases.append((f"{dt.__name__} {m}x{k}@({n}x{k})T", (a, np.ascontiguousarray(b.T)), {"transpose_b": True}, pooled))
+    x = rng.standard_normal((3, 151, 200)).astype(dt)
+    cases.append((f"{dt.__name__} batch@shared", (x, rng.standard_normal((200, 170)).astype(dt)), {}, True))
+    cases.append((f"{dt.__name__} batch@batch", (x, rng.standard_normal((3, 200, 170)).astype(dt)), {}, True))
+differ, unexpected = [], []
+pool = threads.count() > 1
+for name, args, kw, pooled in cases:
     threads.set_count(1)
     one = calls.matmul(lib, *args, **kw)
     threads.set_count(64)
+    before = threads.split()
     many = calls.matmul(lib, *args, **kw)
     if one.tobytes() != many.tobytes() or one.shape != many.shape:
         differ.append(name)
-print("cases", len(cases), "differ", differ, "split", threads.split() - before, "of", want)
+    if (threads.split() > before) != (pooled and pool):
+        unexpected.append(name)
+print("cases", len(cases), "differ", differ, "unexpected", unexpected, "split", threads.split())
 """
 
-# A convolutional training step's gradients (tf.nn.conv2d forward and both gradients go through
-# the kernel) with all threads and with one.
+# A convolution (the CNN's second, 16 -> 32 channels) and its gradients with all threads and with
+# one: the forward product and the input's gradient go to the pool (the filter's gradient, 144 rows
+# of 7744 multiply-adds, copies too much for what it saves and stays on one thread).
 CONV_SAME_BITS = """\
 import numpy as np
 import tensorflow as tf
 from tapegrad.kernels import threads
 rng = np.random.default_rng(1)
-x = tf.constant(rng.standard_normal((64, 28, 28, 1)).astype("float32"))
-w = tf.Variable(rng.standard_normal((3, 3, 1, 32)).astype("float32"))
+x = tf.Variable(rng.standard_normal((64, 13, 13, 16)).astype("float32"))
+w = tf.Variable(rng.standard_normal((3, 3, 16, 32)).astype("float32"))
 def grads():
     with tf.GradientTape() as tape:
         y = tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID"))
         loss = tf.reduce_sum(y * y)
-    return [v.numpy().tobytes() for v in [loss, tape.gradient(loss, w)]]
+    return [v.numpy().tobytes() for v in [loss, *tape.gradient(loss, [x, w])]]
 before = threads.split()
 many = grads()
 used = threads.split() - before
@@ -114,10 +116,8 @@ def test_the_pool_is_used_where_the_page_is_isolated(pg):
 
 def test_products_are_bit_identical_to_one_thread(pg):
     out = run_ok(pg, SAME_BITS)
-    assert "differ []" in out, out
-    split, want = map(int, re.search(r"split (\d+) of (\d+)", out).groups())
-    # every product above the threshold with two rows or more went to the pool, none else
-    assert split == want and want >= 20, out
+    assert "differ []" in out and "unexpected []" in out, out
+    assert "threads 1 " not in out, out
 
 
 def test_convolution_gradients_are_bit_identical(pg):
@@ -137,7 +137,7 @@ def test_stop_ends_a_run_in_the_middle_of_products(pg):
     assert "Python was restarted" not in pg.last_run_output()   # the interrupt, not a new worker
     # the same worker and pool go on: products still split, still the same bits
     out = run_ok(pg, SAME_BITS)
-    assert "differ []" in out and "threads 1 " not in out, out
+    assert "differ []" in out and "unexpected []" in out and "threads 1 " not in out, out
 
 
 def test_one_thread_where_the_page_is_not_isolated(page, as_playground):
@@ -145,4 +145,5 @@ def test_one_thread_where_the_page_is_not_isolated(page, as_playground):
     play = settled(as_playground(pg))
     assert pg.evaluate("self.crossOriginIsolated") is False
     out = run_ok(play, SAME_BITS)
-    assert "threads 1 " in out and "differ []" in out and "split 0" in out, out
+    assert "threads 1 " in out and "differ []" in out and "unexpected []" in out, out
+    assert "split 0" in out, out

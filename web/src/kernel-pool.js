@@ -17,6 +17,10 @@ const READY_WAIT_MS = 2000;     // for the workers to instantiate the kernels, o
 const WAIT_STEP_MS = 100;
 const GIVE_UP_MS = 120000;      // a worker silent this long is taken as lost: the pool stops
 const PAGE = 65536;
+// Multiply-adds a worker must have per element copied (its rows of A and of C, and B) for the
+// product to go to the pool: below, the copies cost more than the worker saves (measured in
+// Chromium on the convolutions' products: docs/performance.md, "Threads in the browser").
+const MIN_INTENSITY = 20;
 
 /** A pool of `extra` workers beside the calling one (navigator.hardwareConcurrency - 1 when not
  * given), or null where shared memory is not available or there is no second core. */
@@ -116,13 +120,15 @@ class KernelPool {
   }
 
   /** Copies one worker's operands into its memory, writes its slot and wakes it; its part, or null
-   * when its memory cannot hold them. */
+   * when its memory cannot hold them or copying them would cost more than the worker saves. */
   #place(index, p, heap) {
     const w = this.workers[index];
     const { size, rows, n, k, batch } = p;
     const itemsA = p.bsa > 0 ? batch : 1, itemsB = p.bsb > 0 ? batch : 1;
     const spanA = (rows - 1) * p.rsa + (k - 1) * p.csa + 1;
     const spanB = (k - 1) * p.rsb + (n - 1) * p.csb + 1;
+    const copied = itemsA * spanA + itemsB * spanB + batch * rows * n;
+    if (copied * MIN_INTENSITY > batch * rows * n * k) return null;
     const a = LOW_MEMORY;
     const b = align(a + itemsA * spanA * size);
     const c = align(b + itemsB * spanB * size);
