@@ -44,7 +44,10 @@ from .widget.docs_example import CSS
 
 LIMIT = 25_000_000                 # bytes: the most a site's copy may weigh
 MANIFEST = "docs-runtime.json"     # in the copy: what it holds, for the next build and for tests
-ELEMENT_FILES = ("tapegrad-playground.js", "tapegrad-playground.css", "assets/worker.js")
+ELEMENT_SCRIPT = "tapegrad-playground.js"
+# what the element's script loads, named in it as a string: its stylesheet and its worker
+# (today "tapegrad-playground.css" and "assets/worker.js")
+_LOADED = re.compile(r"""["']((?:assets/)?[\w.-]+(?:/[\w.-]+)*\.(?:js|css))["']""")
 CORE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 BOOT_PACKAGES = ("tapegrad",)      # what the element's worker installs (and their dependencies)
 # A fenced ```tapegrad block of a Markdown page (tapegrad.markdown).
@@ -120,9 +123,9 @@ class Dist:
 
     def __init__(self, root):
         self.root = Path(root).resolve()
-        if not (self.root / ELEMENT_FILES[0]).is_file():
+        if not (self.root / ELEMENT_SCRIPT).is_file():
             raise FileNotFoundError(f"tapegrad docs runtime: {self.root} is not a built tapegrad dist/ "
-                                    f"(no {ELEMENT_FILES[0]}); build it with npm run build")
+                                    f"(no {ELEMENT_SCRIPT}); build it with npm run build")
         info = self.root / "build-info.json"
         self.info = json.loads(info.read_text()) if info.is_file() else {}
         self.pyodide_dir = self.info.get("pyodide_dir") or self._find_pyodide_dir()
@@ -134,6 +137,19 @@ class Dist:
             raise FileNotFoundError(f"tapegrad docs runtime: {self.root} holds no single Pyodide "
                                     f"folder with a pyodide-lock.json (found {found})")
         return found[0]
+
+    def element_files(self):
+        """The element's script and the files it loads (found in it by name, then in theirs)."""
+        files, todo = [], [ELEMENT_SCRIPT]
+        while todo:
+            rel = todo.pop(0)
+            if rel in files:
+                continue
+            files.append(rel)
+            if rel.endswith(".js"):
+                text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+                todo += [name for name in _LOADED.findall(text) if (self.root / name).is_file()]
+        return files
 
     def checked(self, rel, expected=None):
         """The sha256 of the dist's file ``rel``, checked against build-info.json's record and
@@ -236,7 +252,7 @@ def copy_runtime(dist, target, modules=(), limit=LIMIT, extra=()):
     names = packages_for(dist.lock, modules)
     before = _read_manifest(target)
     record = {}
-    for rel in [*ELEMENT_FILES, *(f"{dist.pyodide_dir}/{name}" for name in CORE_FILES)]:
+    for rel in [*dist.element_files(), *(f"{dist.pyodide_dir}/{name}" for name in CORE_FILES)]:
         digest = dist.checked(rel)
         _link_or_copy(dist.root / rel, target / rel)
         record[rel] = {"sha256": digest}

@@ -73,7 +73,9 @@ def _check_runtime_copy(folder):
         assert _sha(folder / rel) == entry["sha256"], rel              # as Pyodide checks it
         with zipfile.ZipFile(folder / rel) as z:
             assert all(i.compress_type == zipfile.ZIP_DEFLATED for i in z.infolist() if i.file_size > 1000), rel
-    expected = {"tapegrad-playground.js", "tapegrad-playground.css", "assets/worker.js",
+    workers = {rel for rel in files if rel.startswith("assets/") and rel.endswith(".js")}   # the worker
+    assert workers, sorted(files)
+    expected = {"tapegrad-playground.js", "tapegrad-playground.css", *workers,
                 "docs-runtime.json", f"{pdir}/pyodide-lock.json", *wheels,
                 *(f"{pdir}/{name}" for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
                                                 "python_stdlib.zip"))}

@@ -43,7 +43,8 @@ def stand_in_dist(root, stored=True):
     pdir = root / PYODIDE
     (root / "assets").mkdir(parents=True)
     pdir.mkdir()
-    texts = {"tapegrad-playground.js": "/* element */", "tapegrad-playground.css": "/* css */",
+    texts = {"tapegrad-playground.js": '/* element */ new URL("assets/worker.js", b); css("tapegrad-playground.css")',
+             "tapegrad-playground.css": "/* css */",
              "assets/worker.js": "/* worker */", "tapegrad-playground.js.map": "{}",
              "tapegrad-playground.js.br": "br", "index.html": "<!doctype html>",
              "boot/index.html": "<!doctype html>", "docs/embedding.css": "/* docs */"}
@@ -107,6 +108,16 @@ def test_copy_holds_only_what_the_examples_need(tmp_path):
             assert all(new.read(i.filename) == old.read(i.filename) for i in old.infolist())
             assert {i.compress_type for i in new.infolist() if i.file_size} == {zipfile.ZIP_DEFLATED}
         assert (target / rel).stat().st_size < (dist / rel).stat().st_size / 4
+
+
+def test_the_element_files_are_those_its_script_loads(tmp_path):
+    dist = stand_in_dist(tmp_path / "dist")
+    (dist / "assets" / "worker-AB12CD34.js").write_text('importScripts("pyodide.js"); "assets/chunk.js"')
+    (dist / "assets" / "chunk.js").write_text("/* a chunk */")
+    (dist / "tapegrad-playground.js").write_text('new URL("assets/worker-AB12CD34.js"); "tapegrad-playground.css"; '
+                                                 '"assets/missing.js"')
+    assert docs_runtime.Dist(dist).element_files() == [
+        "tapegrad-playground.js", "assets/worker-AB12CD34.js", "tapegrad-playground.css", "assets/chunk.js"]
 
 
 def test_an_example_importing_matplotlib_brings_it_and_a_later_copy_drops_it(tmp_path):
