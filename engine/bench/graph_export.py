@@ -2,8 +2,9 @@
 
     python engine/bench/graph_export.py                      1k/10k/100k/200k-op tapes
     python engine/bench/graph_export.py --ops 1000 10000     chosen sizes
-    python engine/bench/graph_export.py --page               also the page's draw time (1k/10k
-                                                             ops; needs dist/ and Chromium)
+    python engine/bench/graph_export.py --page               also the page's draw times (each
+                                                             size, --page-runs fresh tabs; needs
+                                                             dist/ or TAPEGRAD_DIST, Chromium)
     npm run pyodide -- engine/bench/graph_export.py --ops 1000 10000   (inside Pyodide)
 
 Each size runs in a fresh process (natively), so its peak memory is its own: the export's peak is
@@ -11,9 +12,10 @@ the process's peak resident memory (VmHWM) less what it held before the export; 
 process's CPU time for it (the wall time less what other processes took). The tape is a
 chain ``y = y * 1.0001`` (each op adds an op node, its output and a constant: 3 nodes per op), the
 shape of a long training loop's tape. Issue 28's goal: 200k ops under 10 s and 1 GB. The page's
-draw time is the panel's own measure (``data-render-ms``: the JSON read, indexed and drawn) in
-headless Chromium, and the time from the run's last printed line to the drawn graph (the export
-inside Pyodide, the message and the drawing).
+draw times are measured in headless Chromium, each run in a fresh tab: from the run's last printed
+line to the first drawing (a big tape's preview, its collapsed view: docs/graph-json.md) and to
+the whole document drawn (the export inside Pyodide, the message and the drawing), each with the
+panel's own part (``data-render-ms``: the JSON read, indexed and drawn).
 """
 import argparse
 import json
@@ -77,18 +79,20 @@ def _in_fresh_process(ops):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def page_draw_times(sizes):
-    """{ops: (the panel's draw ms, ms from the run's end to the drawing)} in headless Chromium."""
+def page_draw_times(sizes, runs):
+    """{ops: [(ms to the first drawing, the panel's ms for it, ms to the whole document drawn,
+    the panel's ms for it)] per run, each in a fresh tab} in headless Chromium."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "tests", "browser"))
     from test_graph_export import CHAIN, draw_times  # lazy: Playwright, only with --page
-    return draw_times({ops: CHAIN.format(ops=ops) for ops in sizes})
+    return draw_times({ops: CHAIN.format(ops=ops) for ops in sizes}, runs=runs)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", type=int, nargs="*", default=list(SIZES))
-    ap.add_argument("--page", action="store_true", help="also the page's draw time of 1k/10k ops")
+    ap.add_argument("--page", action="store_true", help="also the page's draw times")
+    ap.add_argument("--page-runs", type=int, default=3, help="fresh tabs per size (--page)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -105,11 +109,14 @@ def main() -> None:
               f"{r['json_mb']:>8.2f} "
               f"{r['json_mb'] * 1e6 / r['nodes']:>10.1f}", flush=True)
     if args.page:
-        print("page (headless Chromium): ops, the panel's draw ms (data-render-ms: the JSON read, "
-              "indexed and drawn), ms from the run's last printed line to the drawn graph (the "
-              "export in Pyodide included)")
-        for ops, (render, total) in page_draw_times([1_000, 10_000]).items():
-            print(f"{ops:>9} {render:>9.0f} {total:>9.0f}")
+        print("page (headless Chromium, a fresh tab each run): ms from the run's last printed line "
+              "to the first drawing (a big tape's preview) and to the whole graph drawn, the export "
+              "in Pyodide included; in brackets the panel's own part (data-render-ms)")
+        print(f"{'ops':>9} {'run':>4} {'first ms':>9} {'(panel)':>8} {'whole ms':>9} {'(panel)':>8}")
+        for ops, runs in page_draw_times(args.ops, args.page_runs).items():
+            for i, (first, first_panel, whole, whole_panel) in enumerate(runs, 1):
+                print(f"{ops:>9} {i:>4} {first:>9.0f} {first_panel:>8.0f} {whole:>9.0f} "
+                      f"{whole_panel:>8.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -113,8 +113,35 @@ def test_svg_and_png_buttons_download_the_drawing(pg, shot):
     shot(pg, "graph-export-small")
 
 
+# Keeps what the panel drew each time it drew: the items at their places, the edges' texts.
+DRAWINGS_JS = """() => {
+    const drawings = window.__drawings = [];
+    const panel = document.querySelector('[data-testid=graph-panel]');
+    let last = panel.dataset.renderMs;
+    new MutationObserver(() => {
+        if (panel.dataset.renderMs === last) return;
+        last = panel.dataset.renderMs;
+        const svg = document.querySelector('[data-testid=graph] svg');
+        drawings.push({preview: panel.dataset.preview, count: panel.dataset.nodeCount,
+            info: document.querySelector('[data-testid=graph-info]').textContent,
+            items: [...svg.querySelectorAll('[data-node-id]')].map(e => [e.dataset.nodeId, e.dataset.kind,
+                e.getAttribute('transform'), e.textContent]),
+            edges: [...svg.querySelectorAll('path.tg-graph-edge')].map(e => e.getAttribute('d')),
+            texts: [...svg.querySelectorAll('.tg-graph-edge-count')].map(e => e.textContent)});
+    }).observe(panel, {attributes: true});
+}"""
+
+
 def test_a_ten_thousand_op_tape_is_drawn_collapsed(pg, shot):
+    pg.evaluate(DRAWINGS_JS)
     run(pg, CHAIN.format(ops=10_000), timeout_ms=300_000)
+    # its preview first (the collapsed view alone), then the whole document: the same drawing
+    preview, whole = pg.evaluate("window.__drawings")
+    assert (preview["preview"], whole["preview"]) == ("true", "")
+    assert preview["count"] == whole["count"] == "30000" and preview["info"] == whole["info"]
+    assert {k: v for k, v in preview.items() if k != "preview"} == \
+        {k: v for k, v in whole.items() if k != "preview"}
+    assert len(whole["items"]) >= 3 and whole["texts"]
     panel = "[data-testid=graph-panel]"
     assert pg.get_attribute(panel, "data-node-count") == str(3 * 10_000)
     kinds = pg.eval_on_selector_all("[data-testid=graph] svg [data-node-id]", "els => els.map(e => e.dataset.kind)")
@@ -131,11 +158,12 @@ def test_a_ten_thousand_op_tape_is_drawn_collapsed(pg, shot):
     shot(pg, "graph-10k-collapsed")
 
 
-# Notes when the console shows the program's last line and when the graph is drawn after it.
+# Notes when the console shows the program's last line, when the graph is first drawn after it
+# (a big tape's preview: its collapsed view) and when its whole document is drawn.
 WATCH_JS = """() => {
     const times = window.__graphTimes = {};
     const panel = document.querySelector('[data-testid=graph-panel]');
-    const before = panel.dataset.renderMs;
+    let last = panel.dataset.renderMs;
     // this run's line only: the console still shows the runs before it (each under its header)
     const header = '▶ Run ' + (Number(document.body.dataset.runs || 0) + 1);
     const watch = new MutationObserver(() => {
@@ -143,18 +171,23 @@ WATCH_JS = """() => {
         const text = document.querySelector('[data-testid=console]').textContent;
         const at = text.lastIndexOf(header);
         if (!times.printed && at >= 0 && text.indexOf('user code done', at) >= 0) times.printed = now;
-        if (times.printed && !times.drawn && panel.dataset.renderMs !== before) times.drawn = now;
+        if (times.printed && panel.dataset.renderMs !== last) {
+            last = panel.dataset.renderMs;
+            if (!times.drawn) { times.drawn = now; times.firstMs = Number(last); }
+            if (!panel.dataset.preview && !times.whole) { times.whole = now; times.wholeMs = Number(last); }
+        }
     });
     watch.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
 }
 """
 
 
-def draw_times(programs: dict, dist=None) -> dict:
-    """{key: (the panel's draw ms, ms from the program's last printed line to the drawn graph)}
-    for each program, run in the playground in headless Chromium (for
-    engine/bench/graph_export.py --page; outside pytest). The second includes the export inside
-    Pyodide, the message to the page and the drawing."""
+def draw_times(programs: dict, dist=None, runs: int = 1) -> dict:
+    """{key: [(ms from the program's last printed line to the first drawing, the panel's own ms
+    for it, ms to the whole document drawn, the panel's ms for that)] per run} for each program,
+    each run in a fresh tab of the playground in headless Chromium (for
+    engine/bench/graph_export.py --page; outside pytest). A big tape's first drawing is its
+    preview (docs/graph-json.md); the times include the export inside Pyodide and the message."""
     import subprocess
     from playwright.sync_api import sync_playwright
 
@@ -166,15 +199,18 @@ def draw_times(programs: dict, dist=None) -> dict:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.goto(line[line.index("http://"):].strip())
-            page.wait_for_selector("[data-testid=graph-panel]")
             for key, source in programs.items():
-                page.evaluate(WATCH_JS)
-                run(page, source, timeout_ms=600_000)
-                times = page.evaluate("window.__graphTimes")
-                out[key] = (float(page.get_attribute("[data-testid=graph-panel]", "data-render-ms")),
-                            times["drawn"] - times["printed"])
+                out[key] = []
+                for _ in range(runs):
+                    page = browser.new_page(viewport={"width": 1400, "height": 900})
+                    page.goto(line[line.index("http://"):].strip())
+                    page.wait_for_selector("[data-testid=graph-panel]")
+                    page.evaluate(WATCH_JS)
+                    run(page, source, timeout_ms=600_000)
+                    t = page.evaluate("window.__graphTimes")
+                    out[key].append((t["drawn"] - t["printed"], t["firstMs"], t["whole"] - t["printed"],
+                                     t["wholeMs"]))
+                    page.close()
             browser.close()
     finally:
         server.terminate()

@@ -124,6 +124,64 @@ def test_groups_become_boxes_of_a_big_tape():
     assert len(labels) <= 60
 
 
+def shape_name(value):
+    """The shape an edge carries as the page writes it (web/src/graph/model.js, visibleEdges)."""
+    shape = value.get("shape") if isinstance(value, dict) else None
+    if not isinstance(shape, list):
+        return None
+    return "×".join("" if d is None else str(d) for d in shape) or "scalar"
+
+
+def test_a_big_tapes_preview_is_its_collapsed_view_alone():
+    layer = tf.keras.layers.Dense(3, name="dense")
+    with capture() as cap:
+        x = tf.Variable(np.ones((2, 3), np.float32), name="x")
+        with tf.GradientTape() as tape:
+            y = x
+            for _ in range(150):
+                y = tf.nn.relu(layer(y)) * 0.5
+            loss = tf.reduce_sum(y)
+        tape.gradient(loss, layer.trainable_variables)
+    previews = []
+    doc = cap.to_dict(max_nodes=300, preview=previews.append)
+    assert to_json(doc) == to_json(cap.to_dict(max_nodes=300))    # the document is the same
+    [preview] = previews
+    assert preview["preview"] is True and preview["version"] == 1 and preview["edges"] == []
+    # written in the compact form as every document, which the page expands back
+    assert expand(json.loads(to_json(preview))) == json.loads(json.dumps(preview))
+    full = expand(json.loads(to_json(doc)))
+    # the same boxes, without members, and the nodes drawn on their own
+    assert [{**g, "nodes": []} for g in full["groups"]] == \
+        [{k: v for k, v in g.items() if k != "fixed"} for g in preview["groups"]]
+    assert all(g["fixed"] for g in preview["groups"])
+    assert preview["nodes"] == [n for n in full["nodes"] if "x" in n]
+    assert {n["kind"] for n in preview["nodes"]} == {"variable"}
+    assert [{k: v for k, v in t.items() if k not in ("forward", "gradients")} for t in full["tapes"]] \
+        == [{k: v for k, v in t.items() if k not in ("forward", "gradients")} for t in preview["tapes"]]
+    assert all(t["forward"] == t["gradients"] == [] for t in preview["tapes"])
+    assert preview["summarized"] == full["summarized"]
+    # the drawn edges with their counts, and the shape each carries as the page finds it
+    box = {m: g["id"] for g in full["groups"] for m in g["nodes"]}
+    nodes = {n["id"]: n for n in full["nodes"]}
+    carried = {}
+    for e in full["edges"]:
+        a, b = box.get(e["source"], e["source"]), box.get(e["target"], e["target"])
+        if a != b:
+            carried.setdefault((a, b), []).append(shape_name(nodes[e["source"]].get("value")))
+    expected = [[a, b, len(s), s[0] if len(set(s)) == 1 else None] for (a, b), s in carried.items()]
+    assert preview["layout"]["edges"] == expected
+    assert [e[:3] for e in preview["layout"]["edges"]] == doc["layout"]["edges"]
+    assert {e[3] for e in expected} >= {"3×3", "2×3"}
+    assert {k: v for k, v in preview["layout"].items() if k != "edges"} == \
+        {k: v for k, v in doc["layout"].items() if k != "edges"}
+
+
+def test_a_small_tape_has_no_preview():
+    previews = []
+    record_chain(50).to_dict(preview=previews.append)
+    assert previews == []
+
+
 def svg_tree(svg):
     root = ET.fromstring(svg)
     assert root.tag == SVG + "svg"

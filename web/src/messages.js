@@ -43,6 +43,9 @@ export const MESSAGES = {
   graph: { from: "python", fields: ["version", "nodes", "edges", "tapes", "functions?", "..."],
     about: "the captured graph (docs/graph-json.md); functions: each tf.function the run traced, "
       + "its traces and each trace's graph (tapegrad.graph.function_view, web/src/graph/functions.js)" },
+  "graph-preview": { from: "python", fields: ["version", "preview", "nodes", "groups", "layout", "..."],
+    about: "a big tape's collapsed view alone (docs/graph-json.md, \"Preview\"), drawn while the "
+      + "rest of its graph is exported; the run's \"graph\" follows and replaces it" },
   "live-graph": { from: "python", fields: ["version", "nodes", "edges", "tapes", "live", "..."],
     about: "while a training loop or fit runs, its latest complete step's graph (a graph document "
       + "with live: {tape, export_ms, text}), at most about once a second (the worker throttles it: "

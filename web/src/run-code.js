@@ -88,6 +88,14 @@ function panelHandlers({ editor, output, plots, graph }, sessionFiles) {
         output.note(`Could not draw the graph: ${err.message}`, "error");
       }
     },
+    // a big tape's collapsed view first, while its whole graph is exported (the graph above follows)
+    "graph-preview"(data) {
+      try {
+        graph.show(data);
+      } catch (err) {
+        console.warn("tapegrad: could not draw the graph's preview:", err);
+      }
+    },
     // while training runs: its latest complete step (the graph above replaces it at the end)
     "live-graph"(data) {
       try {

@@ -62,8 +62,10 @@ class Capture:
         self.calls.append((index, call, names, reasons, line))
 
     # -- export -----------------------------------------------------------------------------
-    def to_dict(self, max_nodes=MAX_NODES):
-        return export_dict(self.tapes, self.calls, max_nodes, self.tape_names)
+    def to_dict(self, max_nodes=MAX_NODES, preview=None):
+        """The graph document (document.export_dict; ``preview``: called first with a big
+        tape's collapsed view alone)."""
+        return export_dict(self.tapes, self.calls, max_nodes, self.tape_names, preview)
 
 
 def _tape_name(frame, tape):

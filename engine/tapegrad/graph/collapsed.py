@@ -54,7 +54,9 @@ def group_kind(part):
 
 def collapse(cols):
     """Folds the nodes of ``cols`` (compact.NodeColumns) into boxes and lays them out; gives the
-    nodes drawn on their own a position. Returns the boxes as groups, the layout and the count.
+    nodes drawn on their own a position. Returns the boxes as groups, the layout, the count and
+    the shape each drawn edge carries (as the page names it: "4", "2×3", "scalar"; None where its
+    edges carry different shapes; for the preview, ``preview_doc``).
     (The columns are read as NumPy arrays: a big tape has tens of thousands of nodes.)"""
     c, tables = cols.cols, cols.t.tables
     kinds = np.asarray(c["kind"], dtype=np.int8)
@@ -67,7 +69,7 @@ def collapse(cols):
         dag.add_node(("u", i), order=int(members[0]), kind="group")
     for row in alone:
         dag.add_node(("n", row), order=row, kind=KINDS[c["kind"][row]])
-    carried = _carried(box_of, cols.edges, len(units))
+    carried, shapes = _carried(box_of, cols.edges, len(units), _shape_ids(c, tables))
     for a, b, n in carried:
         dag.add_edge(a, b, count=n)
     coords, layers = layered_layout(dag)
@@ -81,7 +83,7 @@ def collapse(cols):
               "height": max((y for _, y in coords.values()), default=0) + 80,
               "layers": len(layers), "collapsed": True,
               "edges": [[ids[a], ids[b], n] for a, b, n in carried]}
-    return groups, layout, len(units)
+    return groups, layout, len(units), shapes
 
 
 def _ops_in_order(ids, ops):
@@ -116,22 +118,46 @@ def _boxes(c, tables, units, box_of, coords):
     return groups
 
 
-def _carried(box_of, edges, n_units):
+def _carried(box_of, edges, n_units, shape_ids):
     """[(from, to, count)]: the edges between drawn items (("u", box) or ("n", row)) and how many
-    edges of the graph each carries, in the order they first occur."""
+    edges of the graph each carries, in the order they first occur; and the shape each carries
+    (``shape_ids``: (each row's shape's index, the shapes); None where they differ)."""
     src, dst = np.asarray(edges["source"], dtype=np.int64), np.asarray(edges["target"], dtype=np.int64)
     n = len(box_of)
     vis = np.where(box_of >= 0, box_of, n_units + np.arange(n))
     vs, vt = vis[src], vis[dst]
     keep = vs != vt
     pairs = vs[keep] * (n_units + n) + vt[keep]
-    uniq, first, counts = np.unique(pairs, return_index=True, return_counts=True)
+    uniq, first, inverse, counts = np.unique(pairs, return_index=True, return_inverse=True,
+                                             return_counts=True)
+    of_row, names = shape_ids
+    carried = of_row[src[keep]]
+    low = np.full(len(uniq), len(names), dtype=np.int64)
+    high = np.full(len(uniq), -1, dtype=np.int64)
+    np.minimum.at(low, inverse.ravel(), carried)
+    np.maximum.at(high, inverse.ravel(), carried)
     item = (lambda v: ("u", v) if v < n_units else ("n", v - n_units))
-    out = []
+    out, shapes = [], []
     for k in np.argsort(first, kind="stable").tolist():
         a, b = divmod(int(uniq[k]), n_units + n)
         out.append((item(a), item(b), int(counts[k])))
-    return out
+        shapes.append(names[int(low[k])] if low[k] == high[k] else None)
+    return out, shapes
+
+
+def _shape_ids(c, tables):
+    """(each row's index into the list of shape names, that list): the name of a row's value's
+    shape as the page writes it on an edge ("4", "2×3", "scalar"; None when it has none)."""
+    names, index, of_value = [], {}, []
+    for v in [*tables["values"], None]:          # (the last one: a row with no value, -1)
+        shape = v.get("shape") if isinstance(v, dict) else None
+        name = ("×".join("" if d is None else str(d) for d in shape) or "scalar"
+                if isinstance(shape, list) else None)
+        if name not in index:
+            index[name] = len(names)
+            names.append(name)
+        of_value.append(index[name])
+    return np.asarray(of_value, dtype=np.int64)[np.asarray(c["value"], dtype=np.int64)], names
 
 
 def _keys(c, tables, ops, depth):

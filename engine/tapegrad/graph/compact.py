@@ -277,6 +277,29 @@ def _contribution(c, ref, value):
     return [ref(c["to"]), c["index"], 1 if c.get("summed") else 0, value(c.get("value"))]
 
 
+def preview_doc(doc, shapes, tapes):
+    """The collapsed view alone of a big tape's compact document ``doc`` (made before its tapes'
+    streams): a small version 1 document with ``"preview": true`` (docs/graph-json.md, "Preview")
+    that the page draws while the whole one is exported and sent. Its nodes are those drawn on
+    their own, its groups the boxes without their members (``"fixed": true``), it has no edges
+    (``layout["edges"]`` gives the drawn ones, each with the shape it carries: ``shapes``) and
+    ``tapes`` has each tape's fields without its forward stream and gradient calls."""
+    tables, cols = doc["tables"], doc["nodes"]
+    kinds = tables["fields"]
+    rows = laid_out_rows(doc)
+    ids = {}
+    for row in rows:
+        i = cols["id"][row]
+        ids[row] = i if isinstance(i, str) else PREFIX.get(KINDS[kinds[cols["fields"][row]][0]],
+                                                            "t") + str(i)
+    layout = doc["layout"]
+    return {"version": 1, "preview": True, "nodes": list(expand_nodes(cols, tables, ids, rows)),
+            "edges": [], "groups": [{**g, "nodes": [], "fixed": True} for g in doc["groups"]],
+            "tapes": [{**t, "forward": [], "gradients": []} for t in tapes],
+            "layout": {**layout, "edges": [[*e, s] for e, s in zip(layout["edges"], shapes)]},
+            "summarized": doc["summarized"]}
+
+
 # -- back to version 1 ---------------------------------------------------------------------------
 def expand(doc):
     """The version 1 document of a compact one (a version 1 one is returned as is)."""

@@ -9,7 +9,7 @@ import gc
 from ..backprop import READ
 from ..variables import Variable
 from .collapsed import collapse, group_kind, group_label, group_path
-from .compact import CONTRIBUTION, VERSION as COMPACT_VERSION, NodeColumns, compact_tape
+from .compact import CONTRIBUTION, VERSION as COMPACT_VERSION, NodeColumns, compact_tape, preview_doc
 from .explain import none_sentence, short_label
 from .layout import NODE_SIZE, layered_layout
 from .model import ColumnBuilder, GraphBuilder, watched_lines
@@ -19,19 +19,21 @@ SCHEMA_VERSION = 1
 MAX_NODES = 1000
 
 
-def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
+def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None, preview=None):
     """The graph document of the tapes and the gradient calls captured on them.
 
     Up to ``max_nodes`` / 2 recorded ops: version 1, every node laid out. A bigger tape gives the
     compact version 2 (compact.py) of its collapsed view: ops folded into boxes by group or source
-    line (collapsed.py), only the boxes laid out, tensors summarized by shape and dtype."""
+    line (collapsed.py), only the boxes laid out, tensors summarized by shape and dtype; then
+    ``preview`` (when given) is called first with the collapsed view alone, as soon as it is laid
+    out (``compact.preview_doc``: what the page draws while the rest is exported)."""
     views = [tape.observer for tape in tapes]   # each tape's provenance: records, watch lines
     ops = sum(1 for view in views for rec in view.records if rec.op is not READ)
     if 2 * ops > max_nodes:
         collecting = gc.isenabled()
         gc.disable()    # the export makes no cycles; each collection would walk the whole tape
         try:
-            return _collapsed_dict(tapes, views, calls, tape_names)
+            return _collapsed_dict(tapes, views, calls, tape_names, preview)
         finally:
             if collecting:
                 gc.enable()
@@ -57,17 +59,22 @@ def export_dict(tapes, calls, max_nodes=MAX_NODES, tape_names=None):
             "summarized": None}
 
 
-def _collapsed_dict(tapes, views, calls, tape_names):
-    """The compact document of a big tape: its nodes and edges whole, only boxes laid out."""
+def _collapsed_dict(tapes, views, calls, tape_names, preview=None):
+    """The compact document of a big tape: its nodes and edges whole, only boxes laid out;
+    ``preview(doc)``: called with the collapsed view alone before the rest is made."""
     cols = NodeColumns()
     b, streams = _build(ColumnBuilder(cols), views, calls)
-    groups, layout, boxes = collapse(cols)
+    groups, layout, boxes, shapes = collapse(cols)
+    doc = {"version": COMPACT_VERSION, "tables": cols.t.tables, "nodes": cols.finish(),
+           "edges": cols.edges, "groups": groups, "tapes": [], "layout": layout,
+           "summarized": {"original_nodes": len(cols), "nodes": len(cols), "folded_repeats": 0,
+                          "boxes": boxes}}
+    if preview is not None:
+        preview(preview_doc(doc, shapes, [_tape_meta(i, tape, tape_names)
+                                          for i, tape in enumerate(tapes)]))
     tape_docs = _tape_docs(b, tapes, streams, calls, tape_names, cols.index, _event_columns)
-    return {"version": COMPACT_VERSION, "tables": cols.t.tables, "nodes": cols.finish(),
-            "edges": cols.edges, "groups": groups,
-            "tapes": [compact_tape(t, cols) for t in tape_docs], "layout": layout,
-            "summarized": {"original_nodes": len(cols), "nodes": len(cols), "folded_repeats": 0,
-                           "boxes": boxes}}
+    doc["tapes"] = [compact_tape(t, cols) for t in tape_docs]
+    return doc
 
 
 def _build(b, views, calls):
@@ -92,18 +99,21 @@ def _build(b, views, calls):
 
 
 def _tape_docs(b, tapes, streams, calls, tape_names, order, events_of):
-    tape_docs = []
-    for i, tape in enumerate(tapes):
-        tape_docs.append({"id": i, "label": f"tape {i}", "name": (tape_names or {}).get(i),
-                          "persistent": tape.persistent,
-                          "watch_accessed_variables": tape.watch_accessed_variables,
-                          "forward": streams[i], "gradients": []})
+    tape_docs = [{**_tape_meta(i, tape, tape_names), "forward": streams[i], "gradients": []}
+                 for i, tape in enumerate(tapes)]
     for ti, call, names, reasons, line in calls:
         doc = _gradient_doc(b, order, call, names, reasons, len(tape_docs[ti]["gradients"]),
                             events_of)
         doc["line"] = line                 # where tape.gradient / tape.jacobian was called
         tape_docs[ti]["gradients"].append(doc)
     return tape_docs
+
+
+def _tape_meta(i, tape, tape_names):
+    """A tape's fields in the document, but its forward stream and gradient calls."""
+    return {"id": i, "label": f"tape {i}", "name": (tape_names or {}).get(i),
+            "persistent": tape.persistent,
+            "watch_accessed_variables": tape.watch_accessed_variables}
 
 
 def _label_of(names, x, fallback):

@@ -7,7 +7,7 @@ training loop or ``fit`` runs, kind "live-graph" brings its latest complete step
 import json
 import time
 
-from .messages import GRAPH, LIVE_GRAPH, NONES
+from .messages import GRAPH, GRAPH_PREVIEW, LIVE_GRAPH, NONES
 
 MAX_TAPES_FOR_NONES = 30   # past this many tapes, None gradients are explained for the step shown
 
@@ -50,9 +50,12 @@ def send_graph(send, capture, values=()):
     graph as its field ``functions`` (tapegrad.graph.function_view.traced_functions)."""
     from tapegrad.graph.export import to_json
     from tapegrad.graph.function_view import traced_functions
-    step = representative_step(capture)
+
+    def preview(doc):     # a big tape's collapsed view, drawn while the rest is exported
+        send(GRAPH_PREVIEW, to_json(doc))
+    step = representative_step(capture, preview)
     if step is None:
-        doc = capture.to_dict()
+        doc = capture.to_dict(preview=preview)
     elif any_none(capture) and len(capture.tapes) <= MAX_TAPES_FOR_NONES:
         doc = capture.to_dict()    # Nones counted over every step while that stays cheap
     else:
@@ -70,13 +73,13 @@ def any_none(capture):
     return any(reason is not None for *_, reasons, _line in capture.calls for reason in reasons)
 
 
-def representative_step(capture):
+def representative_step(capture, preview=None):
     """When a run recorded many tapes (a training loop, fit), the graph of one training step.
 
     Tapes whose gradient was asked for on the same line are steps of one loop; the graph then
     keeps the last tape with a gradient call (the last complete step) and says so in
     ``doc["representative"]`` (``{"tape", "tapes", "text"}``). Other documents are returned as
-    they are.
+    they are. ``preview``: as ``export_dict``'s, for the step's graph.
     """
     lines = {}
     for index, _call, _names, _reasons, line in capture.calls:
@@ -87,7 +90,7 @@ def representative_step(capture):
     if steps < 3 or 2 * steps <= len(capture.tapes):
         return None
     last = max(index for index, *_ in capture.calls)
-    step = step_graph(capture, last, f"step {last + 1} of {len(capture.tapes)}")
+    step = step_graph(capture, last, f"step {last + 1} of {len(capture.tapes)}", preview=preview)
     step["representative"] = {
         "tape": last, "tapes": len(capture.tapes),
         "text": f"One training step shown: the last complete one (tape {last + 1} of "
@@ -95,7 +98,7 @@ def representative_step(capture):
     return step
 
 
-def step_graph(capture, index, label, collapsed=False):
+def step_graph(capture, index, label, collapsed=False, preview=None):
     """The graph document of the captured tape ``index`` alone, with its gradient calls; the
     panel names the tape ``label``. ``collapsed``: the big tapes' form whatever the tape's size
     (docs/graph-json.md, version 2: ops folded into boxes by group or source line, tensors
@@ -103,11 +106,15 @@ def step_graph(capture, index, label, collapsed=False):
     from tapegrad.graph.document import MAX_NODES, export_dict
     calls = [(0, *rest) for tape, *rest in capture.calls if tape == index]
     names = {0: capture.tape_names[index]} if index in capture.tape_names else None
+
+    def labelled(doc):
+        for tape in doc["tapes"]:
+            tape["label"] = label
+        return doc
     step = export_dict([capture.tapes[index]], calls, 0 if collapsed else MAX_NODES,
-                       tape_names=names)
-    for tape in step["tapes"]:
-        tape["label"] = label
-    return step
+                       tape_names=names,
+                       preview=None if preview is None else (lambda doc: preview(labelled(doc))))
+    return labelled(step)
 
 
 class LiveGraph:

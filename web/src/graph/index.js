@@ -16,7 +16,7 @@ import { html } from "./dom.js";
 import { boxOfTape, buildModel, visibleGraph } from "./model.js";
 import { download, drawingSvg, pngOf } from "./export.js";
 import { createSelector } from "./selector.js";
-import { createToolbar } from "./toolbar.js";
+import { createToolbar, nodeCount } from "./toolbar.js";
 import { createStage } from "./stage.js";
 import { createTimeline } from "./timeline.js";
 import { Selection } from "./selection.js";
@@ -163,17 +163,22 @@ function panelActions({ selector, toolbar, stage, timeline, panel, inspector, ke
     panel.dataset.nodeCount = "0";
   }
 
+  // A big tape's preview (its collapsed view alone) is drawn first; the whole document that
+  // follows draws the same boxes at the same places, so the view the user has is kept.
   function show(doc) {
     const started = performance.now();
     const model = buildModel(doc);     // throws, naming the problem, before anything changes
+    const afterPreview = !!selection.model?.doc.preview && !model.doc.preview;
     selection.load(model);
     inspector.reset();
     showSelection();
-    stage.setEmpty(model.nodes.size === 0);
+    const count = nodeCount(model.doc);
+    stage.setEmpty(count === 0);
     toolbar.showNodeCount(model.doc);
-    toolbar.showSave(model.nodes.size > 0);
-    panel.dataset.nodeCount = String(model.nodes.size);
-    redraw(true);
+    toolbar.showSave(count > 0);
+    panel.dataset.nodeCount = String(count);
+    panel.dataset.preview = model.doc.preview ? "true" : "";
+    redraw(!afterPreview);
     panel.dataset.renderMs = (performance.now() - started).toFixed(1);
   }
 

@@ -233,7 +233,8 @@ export function visibleGraph(model, collapsed) {
   for (const g of model.groups.values()) {
     const ancestors = [];
     for (let p = g.parent; p != null; p = model.groups.get(p).parent) ancestors.push(p);
-    if (ancestors.some((a) => collapsed.has(a)) || g.members.length === 0) continue;
+    // (a preview's boxes have no members: their box is drawn)
+    if (ancestors.some((a) => collapsed.has(a)) || (g.members.length === 0 && !g.box)) continue;
     if (collapsed.has(g.id)) {
       // the box takes the slot of the group's last op, a place the layout kept free of others
       // (a big tape's box has its own place)
@@ -247,7 +248,7 @@ export function visibleGraph(model, collapsed) {
   compactColumns(items);
   compactRows(items);
   const frames = frameBoxes(model, items, open);
-  const { edges, visibleEdgeOf } = visibleEdges(model, visibleOf);
+  const { edges, visibleEdgeOf } = model.doc.preview ? previewEdges(model) : visibleEdges(model, visibleOf);
   const box = bounds(items.concat(frames.map((f) => ({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2,
     w: f.x1 - f.x0, h: f.y1 - f.y0 }))));
   return {
@@ -355,6 +356,15 @@ function visibleEdges(model, visibleOf) {
     visibleEdgeOf.set(e.key, key);
   }
   return { edges: [...byKey.values()], visibleEdgeOf };
+}
+
+/** A preview's drawn edges (it has no others): its layout's [from, to, count, shape], as
+ * visibleEdges gives them from the whole document. */
+function previewEdges(model) {
+  const edges = (model.doc.layout?.edges ?? []).map(([source, target, count, shape]) => ({
+    key: edgeKey(source, target), source, target, parts: [], count, shape: shape ?? null,
+    grouped: model.groups.has(source) || model.groups.has(target) }));
+  return { edges, visibleEdgeOf: new Map() };
 }
 
 /**

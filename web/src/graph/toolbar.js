@@ -7,10 +7,15 @@ function button(testid, text, title) {
   return html("button", { type: "button", "data-testid": testid, title, "aria-label": title }, [text]);
 }
 
+/** How many nodes the graph has (a preview's are not all in it: the whole document's count). */
+export function nodeCount(doc) {
+  return doc.preview && doc.summarized ? doc.summarized.nodes : doc.nodes.length;
+}
+
 /** {text, title}: "7 nodes", or "1000 of 1203 nodes" with how a summarized graph was folded. */
 export function nodeCountText(doc) {
   const s = doc.summarized;
-  const n = doc.nodes.length;
+  const n = nodeCount(doc);
   const base = `${n} node${n === 1 ? "" : "s"}`;
   if (s && s.boxes) {
     return { text: `${base} in ${s.boxes} box${s.boxes === 1 ? "" : "es"}`,
