@@ -92,6 +92,23 @@ def test_sphinx_builds_the_example_site_with_live_examples(tmp_path):
     assert "tapegrad-playground" not in (out / "genindex.html").read_text()
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="builds a Sphinx site")
+def test_sphinx_fails_clearly_when_the_runtime_copy_is_over_25_mb(tmp_path):
+    pytest.importorskip("sphinx")
+    from sphinx.application import Sphinx
+    from sphinx.errors import ExtensionError
+
+    dist = stand_in_dist(tmp_path / "dist")
+    with open(dist / "pyodide-0.27.7" / "pyodide.asm.wasm", "r+b") as f:
+        f.truncate(25_000_001)                     # (sparse: zeros)
+    (dist / "build-info.json").write_text('{"pyodide_dir": "pyodide-0.27.7"}')
+    app = Sphinx(str(ROOT / "docs" / "example-site"), str(ROOT / "docs" / "example-site"), str(tmp_path / "html"),
+                 str(tmp_path / "doctrees"), "html", confoverrides={"tapegrad_dist": str(dist)},
+                 status=None, warning=None, freshenv=True)
+    with pytest.raises(ExtensionError, match=r"weighs 25\.0 MB, over the 25 MB limit .*pyodide\.asm\.wasm 25\.0 MB"):
+        app.build()
+
+
 def test_sphinx_without_a_dist_says_what_to_set(tmp_path):
     pytest.importorskip("sphinx")
     from sphinx.application import Sphinx
