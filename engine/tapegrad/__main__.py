@@ -70,7 +70,15 @@ def main(argv=None):
     return 0
 
 
-WRITERS = {"svg": to_svg, "json": lambda doc: to_json(doc, indent=1), "dot": to_dot}
+def _json_text(doc):
+    """The JSON, indented for reading; a big tape's (its collapsed view, docs/graph-json.md) on
+    one line: json's indenting encoder is pure Python, several times slower and its text twice
+    as large for the long integer columns."""
+    big = bool((doc.get("summarized") or {}).get("boxes"))
+    return to_json(doc, indent=None if big else 1)
+
+
+WRITERS = {"svg": to_svg, "json": _json_text, "dot": to_dot}
 
 
 def _counts(doc):

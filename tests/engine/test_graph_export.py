@@ -237,3 +237,24 @@ def test_command_line_svg_is_what_repr_svg_draws(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", str(script)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--svg" in proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
+def test_command_line_json_of_a_big_tape_is_one_compact_line(tmp_path):
+    """A big tape's JSON is written without indentation (json's indenting encoder is pure Python:
+    a 200,000-op tape took twice the time and memory); a small one stays indented."""
+    texts = {}
+    for ops in (5, 600):
+        script = tmp_path / f"chain{ops}.py"
+        script.write_text("import tapegrad as tf\nx = tf.Variable(1.0, name='x')\n"
+                          "with tf.GradientTape() as t:\n    y = x\n"
+                          f"    for _ in range({ops}):\n        y = y * 1.0001\n"
+                          "t.gradient(y, x)\n")
+        out = tmp_path / f"chain{ops}.json"
+        proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", str(script), "-o", str(out)],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        texts[ops] = out.read_text()
+    assert "\n " in texts[5]
+    assert "\n" not in texts[600] and json.loads(texts[600])["layout"]["collapsed"]
+    assert len(expand(json.loads(texts[600]))["nodes"]) == 3 * 600 + 1
