@@ -90,13 +90,22 @@ def test_case_figures_and_selection():
     gemm = cases.BY_ID["W4-n256"]
     assert gemm.figure(2 * 256 ** 3 / 1e9) == pytest.approx(1.0)   # 1 GFLOP/s
     assert cases.BY_ID["W3-b64"].figure(0.002) == pytest.approx(2.0)
-    assert [c.id for c in cases.select("W3")] == ["W3-b64", "W3-b256"]
+    assert [c.id for c in cases.select("W3")] == ["W3-b64", "W3-b256", "W3-b64-fn"]
     assert {c.group for c in cases.select("W1,W4-n64")} == {"W1", "W4"}
     with pytest.raises(ValueError, match="unknown workload"):
         cases.select("W9")
     assert {c.id for c in columns.select("tapegrad", "native")} == {"tapegrad", "tapegrad-nokernels"}
     with pytest.raises(ValueError, match="unknown peer"):
         columns.select("pytorch", "native")
+
+
+def test_traced_step_rows_are_named_outright():
+    # "W3-*" covers W3's eager rows but not the "-fn" rows (the step under @tf.function).
+    peer = Peer("fake")
+    peer.case("W3-*")(lambda case: None)
+    assert peer.builder_for("W3-b256") is not None and peer.builder_for("W3-b64-fn") is None
+    peer.case("W3-b64-fn")(lambda case: None)
+    assert peer.builder_for("W3-b64-fn") is not None
 
 
 def make_report():

@@ -84,6 +84,13 @@ CASES: list[Case] = [
          dict(sizes=MLP_W2, batch=32)),
     Case("W3-b64", "MLP 784→256→10, batch 64, fwd+bwd+SGD", "ms/step", dict(sizes=MLP_W3, batch=64)),
     Case("W3-b256", "MLP 784→256→10, batch 256, fwd+bwd+SGD", "ms/step", dict(sizes=MLP_W3, batch=256)),
+    # The W2 and W3-b64 steps traced whole (forward, tape.gradient, SGD) with @tf.function by the
+    # peers that have it (tapegrad, TensorFlow); PyTorch, TF.js and NumPy run their own W2/W3 step,
+    # as the rows compare a traced step with PyTorch's eager one (issue 29, item 5).
+    Case("W2-fn", "W2's step under @tf.function (PyTorch, TF.js: eager)", "ms/step",
+         dict(sizes=MLP_W2, batch=32)),
+    Case("W3-b64-fn", "W3-b64's step under @tf.function (PyTorch, TF.js: eager)", "ms/step",
+         dict(sizes=MLP_W3, batch=64)),
     *[_gemm(f"n{n}", n, n, n, title=f"sgemm n={n}") for n in GEMM_SIZES],
     *_w3_products(64),
     Case("W5-tanh", f"sum(tanh(x*w+b)) on {W5_ELEMENTS:,} float32, grads of x, w, b", "ms",

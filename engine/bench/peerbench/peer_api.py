@@ -11,9 +11,12 @@
 
     PEER.not_applicable("W5-softmax", "why it does not fit this peer")
 
-A case id ending in "*" covers every case of that prefix ("W4-*").
+A case id ending in "*" covers every case of that prefix ("W4-*") except the traced-step rows
+(ids ending in "-fn", such as "W3-b64-fn"), which a peer names outright.
 """
 from __future__ import annotations
+
+TRACED = "-fn"      # the suffix of the rows whose step runs under @tf.function (cases.py)
 
 
 class Peer:
@@ -36,7 +39,9 @@ class Peer:
 
     @staticmethod
     def _matches(pattern: str, case_id: str) -> bool:
-        return case_id.startswith(pattern[:-1]) if pattern.endswith("*") else case_id == pattern
+        if pattern.endswith("*"):
+            return case_id.startswith(pattern[:-1]) and not case_id.endswith(TRACED)
+        return case_id == pattern
 
     def builder_for(self, case_id: str):
         for pattern, builder in self._builders:

@@ -39,7 +39,7 @@ def _softmax_ce(logits, labels):
     return loss, grad / len(labels)
 
 
-@PEER.case("W2", "W3-*")
+@PEER.case("W2", "W3-*", "W2-fn", "W3-b64-fn")   # (the "-fn" rows: this same step)
 def mlp_step(case):
     sizes, batch = case.params["sizes"], case.params["batch"]
     layers = data.mlp_params(sizes)

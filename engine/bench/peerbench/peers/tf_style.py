@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import data
 from ..cases import LEARNING_RATE
+from ..peer_api import TRACED
 
 
 def register(peer, tf):
@@ -23,8 +24,10 @@ def register(peer, tf):
             return tape.gradient(loss, x)
         return step
 
-    @peer.case("W2", "W3-*")
+    @peer.case("W2", "W3-*", "W2-fn", "W3-b64-fn")
     def mlp_step(case):
+        """The MLP step; for the "-fn" rows the whole step (tape, gradient, SGD) traced with
+        ``tf.function``: the first call traces, later ones run the graph."""
         sizes, batch = case.params["sizes"], case.params["batch"]
         layers = [(tf.Variable(w), tf.Variable(b)) for w, b in data.mlp_params(sizes)]
         variables = [v for layer in layers for v in layer]
@@ -41,7 +44,7 @@ def register(peer, tf):
             for v, g in zip(variables, tape.gradient(loss, variables)):
                 v.assign_sub(LEARNING_RATE * g)
             return loss
-        return step
+        return tf.function(step) if case.id.endswith(TRACED) else step
 
     @peer.case("W4-*")
     def gemm(case):

@@ -35,7 +35,7 @@ def tape_overhead(case):
     return step
 
 
-@PEER.case("W2", "W3-*")
+@PEER.case("W2", "W3-*", "W2-fn", "W3-b64-fn")   # (the "-fn" rows: this same step)
 def mlp_step(case):
     sizes, batch = case.params["sizes"], case.params["batch"]
     layers = [(_t(w, True), _t(b, True)) for w, b in data.mlp_params(sizes)]
