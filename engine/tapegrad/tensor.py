@@ -133,6 +133,23 @@ _NUMPY_HINT = """
       """
 
 
+class _NumpyMethodHint:
+    """Stands for an ndarray method tensors lack until the NumPy switch: reading it raises
+    TensorFlow's AttributeError, which names the switch (``numpy_api/switch.py`` puts the real
+    methods in its place). Speed: a descriptor per name, not ``Tensor.__getattr__``, which
+    would keep CPython from specializing every other attribute read of a tensor (``t._value``,
+    about 3% of a small training step's instructions)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        raise AttributeError(f"{type(obj).__name__} object has no attribute '{self.name}'. "
+                             + _NUMPY_HINT)
+
+
 class Tensor(ArrayProperties):
     """An immutable multidimensional array, as ``tf.Tensor`` in eager mode.
 
@@ -149,13 +166,6 @@ class Tensor(ArrayProperties):
         t = convert_to_tensor(value, dtype)
         self._value = t._value
         self._id = _next_id()
-
-    def __getattr__(self, name):
-        """Only for missing attributes: NumPy's methods point to the switch that gives them."""
-        if name in _NUMPY_METHODS:
-            raise AttributeError(f"{type(self).__name__} object has no attribute '{name}'. "
-                                 + _NUMPY_HINT)
-        return object.__getattribute__(self, name)   # its own error (a property's, say)
 
     # -- inspection (shape, dtype, ndim, device, graph, op come from ArrayProperties) ----
     name = _undefined_when_eager("Tensor.name")
@@ -250,6 +260,11 @@ class Tensor(ArrayProperties):
 
     def __reduce__(self):
         return constant, (self.numpy(),)
+
+
+for _name in _NUMPY_METHODS:
+    setattr(Tensor, _name, _NumpyMethodHint(_name))
+del _name
 
 
 class EagerTensor(Tensor):
