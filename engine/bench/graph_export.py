@@ -79,13 +79,14 @@ def _in_fresh_process(ops):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def page_draw_times(sizes, runs):
+def page_draw_times(sizes, runs, idle):
     """{ops: [(ms to the first drawing, the panel's ms for it, ms to the whole document drawn,
-    the panel's ms for it)] per run, each in a fresh tab} in headless Chromium."""
+    the panel's ms for it)] per run, each in a fresh tab} in headless Chromium; ``idle``: each
+    run once the worker has warmed the graph export at idle after its boot."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "tests", "browser"))
     from test_graph_export import CHAIN, draw_times  # lazy: Playwright, only with --page
-    return draw_times({ops: CHAIN.format(ops=ops) for ops in sizes}, runs=runs)
+    return draw_times({ops: CHAIN.format(ops=ops) for ops in sizes}, runs=runs, idle=idle)
 
 
 def main() -> None:
@@ -113,10 +114,13 @@ def main() -> None:
               "to the first drawing (a big tape's preview) and to the whole graph drawn, the export "
               "in Pyodide included; in brackets the panel's own part (data-render-ms)")
         print(f"{'ops':>9} {'run':>4} {'first ms':>9} {'(panel)':>8} {'whole ms':>9} {'(panel)':>8}")
-        for ops, runs in page_draw_times(args.ops, args.page_runs).items():
-            for i, (first, first_panel, whole, whole_panel) in enumerate(runs, 1):
-                print(f"{ops:>9} {i:>4} {first:>9.0f} {first_panel:>8.0f} {whole:>9.0f} "
-                      f"{whole_panel:>8.0f}", flush=True)
+        for idle in (False, True):
+            print("run once the worker has warmed up at idle after its boot" if idle else
+                  "run at once (the page's Run as soon as it is ready)")
+            for ops, runs in page_draw_times(args.ops, args.page_runs, idle).items():
+                for i, (first, first_panel, whole, whole_panel) in enumerate(runs, 1):
+                    print(f"{ops:>9} {i:>4} {first:>9.0f} {first_panel:>8.0f} {whole:>9.0f} "
+                          f"{whole_panel:>8.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -182,12 +182,14 @@ WATCH_JS = """() => {
 """
 
 
-def draw_times(programs: dict, dist=None, runs: int = 1) -> dict:
+def draw_times(programs: dict, dist=None, runs: int = 1, idle: bool = False) -> dict:
     """{key: [(ms from the program's last printed line to the first drawing, the panel's own ms
     for it, ms to the whole document drawn, the panel's ms for that)] per run} for each program,
     each run in a fresh tab of the playground in headless Chromium (for
     engine/bench/graph_export.py --page; outside pytest). A big tape's first drawing is its
-    preview (docs/graph-json.md); the times include the export inside Pyodide and the message."""
+    preview (docs/graph-json.md); the times include the export inside Pyodide and the message.
+    ``idle``: the run starts once the worker has warmed the graph export at idle after its boot
+    (mark "tapegrad:graphWarm"), not at once."""
     import subprocess
     from playwright.sync_api import sync_playwright
 
@@ -205,6 +207,9 @@ def draw_times(programs: dict, dist=None, runs: int = 1) -> dict:
                     page = browser.new_page(viewport={"width": 1400, "height": 900})
                     page.goto(line[line.index("http://"):].strip())
                     page.wait_for_selector("[data-testid=graph-panel]")
+                    if idle:
+                        page.wait_for_function("() => performance.getEntriesByName("
+                                               "'tapegrad:graphWarm').length > 0", timeout=180_000)
                     page.evaluate(WATCH_JS)
                     run(page, source, timeout_ms=600_000)
                     t = page.evaluate("window.__graphTimes")

@@ -258,3 +258,20 @@ def test_command_line_json_of_a_big_tape_is_one_compact_line(tmp_path):
     assert "\n " in texts[5]
     assert "\n" not in texts[600] and json.loads(texts[600])["layout"]["collapsed"]
     assert len(expand(json.loads(texts[600]))["nodes"]) == 3 * 600 + 1
+
+
+
+def test_the_workers_warm_up_exports_a_big_tape_and_its_preview(monkeypatch):
+    """The playground worker's idle warm-up (playground_runtime.graph.warm_up): a big tape
+    recorded and exported as a run's would be, its preview first, the texts thrown away."""
+    import importlib
+
+    from test_web_examples import runtime   # the playground's runtime, imported from web/python
+    import tapegrad.graph.export as export
+    graph = importlib.import_module(runtime.__name__ + ".graph")
+    written = []
+    monkeypatch.setattr(export, "to_json", lambda doc: written.append(doc) or "")
+    assert graph.warm_up(ops=600) is None
+    preview, whole = written
+    assert preview["preview"] and whole["layout"]["collapsed"]
+    assert whole["summarized"]["nodes"] == 3 * 600 + 1

@@ -68,6 +68,25 @@ def send_graph(send, capture, values=()):
         send(NONES, json.dumps({"items": nones}))
 
 
+def warm_up(ops=2000):
+    """Records and exports a small big tape (``ops`` ops, collapsed) and throws it away: the
+    worker calls it once at idle after the boot, so that the first big tape a run exports is as
+    fast as later ones (in a fresh worker it ran 2-3 times slower: its memory and code still cold;
+    docs/performance.md, "Big tapes")."""
+    import numpy as np
+
+    import tapegrad
+    from tapegrad.graph.export import to_json
+    with tapegrad.graph.capture() as cap:
+        x = tapegrad.Variable(np.ones(4, np.float32), name="x")
+        with tapegrad.GradientTape() as tape:
+            y = x
+            for _ in range(ops):
+                y = y * 1.0001
+        tape.gradient(y, x)
+    to_json(cap.to_dict(preview=to_json))
+
+
 def any_none(capture):
     """Whether some gradient call of the capture gave a None (or unconnected zero) result."""
     return any(reason is not None for *_, reasons, _line in capture.calls for reason in reasons)
