@@ -163,8 +163,7 @@ function panelActions({ selector, toolbar, stage, timeline, panel, inspector, ke
     panel.dataset.nodeCount = "0";
   }
 
-  // A big tape's preview (its collapsed view alone) is drawn first; the whole document that
-  // follows draws the same boxes at the same places, so the view the user has is kept.
+  // (after a big tape's preview, its whole document draws the same boxes: the view is kept)
   function show(doc) {
     const started = performance.now();
     const model = buildModel(doc);     // throws, naming the problem, before anything changes
