@@ -41,6 +41,7 @@ from .calls import _ENGINE_DIR, _HiddenPrints
 from .keys import map_leaves
 
 OP, READ, ASSIGN, VJP, COND, WHILE = "op", "read", "assign", "vjp", "cond", "while"
+PREPARED_OP = "prepared op"       # an op as ``prepare`` makes it, for a replay nothing records
 
 _recorders = []          # the TraceRecorders of the traces in progress in this process
 _real_next_id = tensor_module._next_id
@@ -522,6 +523,7 @@ class TraceGraph:
         self.inputs = tuple(recorder.inputs)
         self.outputs = outputs
         self._specs = recorder.specs
+        self._prepared = None         # the nodes as ``prepare`` makes them, on the first replay
         self._template = [None] * len(recorder.specs)
         for slot, t in self.constants.items():
             self._template[slot] = t
@@ -543,11 +545,18 @@ class TraceGraph:
 
     def replay(self, flat_inputs):
         """The outputs for ``flat_inputs`` (the call's tensor and variable leaves), computed by
-        running the nodes through ``recording.bind`` (tapes around the call record them)."""
+        running the nodes through ``recording.bind`` (tapes around the call record them); where
+        no tape or accumulator is active, by the prepared steps (``prepare``), which run the
+        same implementations on the same arrays without ``bind``'s per-op work."""
         vals = self._template[:]
         for i, slot in self.inputs:
             vals[slot] = flat_inputs[i]
-        run_nodes(self.nodes, vals, flat_inputs)
+        if state.active:
+            run_nodes(self.nodes, vals, flat_inputs)
+        else:
+            if self._prepared is None:
+                self._prepared = prepare(self.nodes)
+            run_nodes(self._prepared, vals, flat_inputs)
         return map_leaves(lambda x: vals[x.i] if isinstance(x, _Out) else x, self.outputs)
 
 
@@ -589,10 +598,25 @@ def _replay_while(node, vals, flat_inputs):
 
 
 def run_nodes(nodes, vals, flat_inputs):
-    """Runs recorded ``nodes`` on ``vals`` (slot -> value), through ``recording.bind``."""
+    """Runs recorded ``nodes`` on ``vals`` (slot -> value), through ``recording.bind``, or
+    ``prepare``'s steps (an op run without ``bind``: see ``prepare``)."""
+    next_id = tensor_module._next_id
     for node in nodes:
         kind = node[0]
-        if kind is OP:
+        if kind is PREPARED_OP:
+            _, prim, impl, raw, attrs, ins, out = node
+            if prim.impl is not impl:       # (replaced since: check_numerics, kernels)
+                raw = _unguarded(prim.impl)
+            try:
+                value = raw(*[vals[j]._value for j in ins], **attrs)
+            except Exception:
+                vals[out] = bind(prim, tuple([vals[j] for j in ins]), attrs)
+                continue
+            t = EagerTensor()
+            t._value = value
+            t._id = next_id()
+            vals[out] = t
+        elif kind is OP:
             vals[node[4]] = bind(node[1], tuple([vals[j] for j in node[3]]), node[2])
         elif kind is VJP:
             _replay_vjp(node, vals, flat_inputs)
@@ -607,3 +631,38 @@ def run_nodes(nodes, vals, flat_inputs):
             var = node[1]
             var = flat_inputs[var] if type(var) is int else var
             getattr(var, node[2])(vals[node[3]], read_value=False)
+
+
+# -- replay where nothing records ----------------------------------------------------------------
+# A replay that no tape or accumulator sees need not go through ``recording.bind`` for each op:
+# the trace already checked the op's dtypes (a trace is per input dtypes and shapes), and no
+# recorder is told. ``prepare`` turns the nodes into steps once: an op is its implementation
+# without the dtype guard (``checks.dtype_rules.guard``), its attributes and its slots; the other
+# nodes stay as they are. An op that raises is run again through ``bind``, which raises its
+# error exactly as an eager call does.
+def _unguarded(impl):
+    return impl.__wrapped__ if getattr(impl, "_dtype_rule", False) else impl
+
+
+def prepare(nodes):
+    """``nodes`` as steps for ``run_nodes``: an op becomes ``(PREPARED_OP, prim, the impl it
+    had, that impl unguarded, attrs, input slots, output slot)``; a cond's or while loop's
+    nodes are prepared inside it."""
+    steps = []
+    for node in nodes:
+        kind = node[0]
+        if kind is OP:
+            prim = node[1]
+            steps.append((PREPARED_OP, prim, prim.impl, _unguarded(prim.impl), node[2] or {},
+                          node[3], node[4]))
+        elif kind is COND:
+            steps.append((COND, node[1], (prepare(node[2][0]), node[2][1]),
+                          (prepare(node[3][0]), node[3][1]), node[4]))
+        elif kind is WHILE:
+            _, loop, initial, (cond_nodes, cond_slot), (body_nodes, body_outs) = node
+            steps.append((WHILE, loop, initial, (prepare(cond_nodes), cond_slot),
+                          (prepare(body_nodes), body_outs)))
+        else:
+            steps.append(node)
+    return steps
+
