@@ -108,7 +108,7 @@ def main() -> int:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                         args=CHROMIUM_ARGS)
             page = browser.new_page()
-            page.on("console", lambda m: print("console:", m.text, flush=True))
+            page.on("console", lambda m: m.type == "error" and print("console:", m.text, flush=True))
             # A blank same-origin document hosts the worker: cross-origin isolated as the
             # playground, without the server's Content-Security-Policy (which refuses blob: workers).
             page.route(origin + "/kernel-bench", lambda route: route.fulfill(

@@ -3,7 +3,8 @@ tests/browser/bench_kernels.py --threads starts with the kernel pool attached (w
 Times bare products, the pool's fixed cost, and the W3 and CNN training steps with one thread and
 with all, interleaved round by round; prints the medians and each round's speedup.
 
-  .venv/bin/python tests/browser/bench_kernels.py --threads [--dist DIR] [-- ROUNDS]
+  .venv/bin/python tests/browser/bench_kernels.py --threads [--dist DIR] [-- ROUNDS [bare]]
+(bare: only the products, without the training steps)
 """
 import sys
 import time
@@ -13,6 +14,7 @@ import tapegrad as tf
 from tapegrad.kernels import calls, dispatch, threads
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+BARE_ONLY = "bare" in sys.argv[2:]     # only the bare products (the pool in isolation)
 ALL = threads.count()
 lib = dispatch.lib()
 print(f"## threads: {ALL} (navigator.hardwareConcurrency), kernels {lib.variant}, pool limit {threads.POOL_LIMIT} multiply-adds")
@@ -133,7 +135,7 @@ paired("gemm 8x8 @ 8x8 forced", False, gemm(8, 8, 8), budget=0.1)
 paired("gemm 64x64 @ 64x64 forced", False, gemm(64, 64, 64), budget=0.1)
 threads.POOL_LIMIT = limit
 print("## training steps")
-for name, step in [("W3-b256", w3_step(256)), ("W3-b64", w3_step(64)), ("CNN-step b64", cnn_step())]:
+for name, step in [] if BARE_ONLY else [("W3-b256", w3_step(256)), ("W3-b64", w3_step(64)), ("CNN-step b64", cnn_step())]:
     for count in (1, ALL):
         threads.set_count(count)
         step()

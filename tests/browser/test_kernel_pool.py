@@ -48,7 +48,8 @@ for name, args, kw, pooled in cases:
         differ.append(name)
     if (threads.split() > before) != (pooled and pool):
         unexpected.append(name)
-print("cases", len(cases), "differ", differ, "unexpected", unexpected, "split", threads.split())
+print("cases", len(cases), "differ", differ, "unexpected", unexpected, "split", threads.split(),
+      "by workers", threads.by_workers())
 """
 
 # A convolution (the CNN's second, 16 -> 32 channels) and its gradients with all threads and with
@@ -118,6 +119,7 @@ def test_products_are_bit_identical_to_one_thread(pg):
     out = run_ok(pg, SAME_BITS)
     assert "differ []" in out and "unexpected []" in out, out
     assert "threads 1 " not in out, out
+    assert int(re.search(r"by workers (\d+)", out).group(1)) > 0, out
 
 
 def test_convolution_gradients_are_bit_identical(pg):

@@ -2,13 +2,15 @@
 // the layout of a worker's slot in the control array, and where a worker's memory holds what.
 
 /** Int32 fields of one worker's slot in the control array (SLOT.size of them per worker).
- * gen: bumped by the pool for each job; done: the gen of the last finished job; ready: 1 once the
+ * gen: bumped by the pool for each job; taken: the gen of the last job the worker or the pool took
+ * (whoever moves it from gen - 1 to gen computes that job's rows: the pool takes a job back that a
+ * busy core has not started yet); done: the gen of the last job the worker finished; ready: 1 once the
  * worker has its kernels (-1: it failed); error: 1 when the last job failed; the others describe the job: element type (0 float32,
  * 1 float64), its rows and the product's n and k, byte addresses of A, B and C in the worker's
  * memory, and element strides as tg_gemm takes them. */
 export const SLOT = {
   gen: 0, done: 1, ready: 2, dtype: 3, rows: 4, n: 5, k: 6, a: 7, rsa: 8, csa: 9, b: 10,
-  rsb: 11, csb: 12, c: 13, batch: 14, bsa: 15, bsb: 16, error: 17, size: 32,
+  rsb: 11, csb: 12, c: 13, batch: 14, bsa: 15, bsb: 16, error: 17, taken: 18, size: 32,
 };
 
 /** Bytes below which a worker's memory holds the module's static data and its stack (which grows

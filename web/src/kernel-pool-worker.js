@@ -40,6 +40,7 @@ function serve(ctl, base, memory, gemm) {
   for (;;) {
     Atomics.wait(ctl, base + SLOT.gen, gen);
     gen = Atomics.load(ctl, base + SLOT.gen);
+    if (Atomics.compareExchange(ctl, base + SLOT.taken, (gen - 1) | 0, gen) !== ((gen - 1) | 0)) continue;   // the pool took it back
     const at = (name) => ctl[base + SLOT[name]];
     const [fn, work, size] = gemm[at("dtype")];
     const rows = at("rows"), n = at("n"), k = at("k");

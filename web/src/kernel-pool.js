@@ -46,6 +46,7 @@ class KernelPool {
     this.ready = false;
     this.broken = false;
     this.job = null;
+    this.byWorkers = 0;         // products of which a worker computed rows (tests read it)
   }
 
   /** The Pyodide instance whose memory holds the operands. */
@@ -155,22 +156,29 @@ class KernelPool {
   }
 
   /** Waits for the workers' rows of the product begun last and copies them into C (byte address
-   * `pc` in Pyodide's memory, rows of n elements, matrices of m * n). Whether every worker
-   * computed its rows (if not, the caller computes the whole product again). */
+   * `pc` in Pyodide's memory, rows of n elements, matrices of m * n). A worker that has not
+   * started its rows yet (its core busy with other work) does not get them: the caller computes
+   * them. Returns [row0, rows, row0, rows, ...] of those, or null when a worker failed (then the
+   * caller computes the whole product again). */
   end(pc, copy = true) {
     const job = this.job;
     this.job = null;
     let ok = true;
+    const left = [];
     for (const part of job.parts) {
       const w = this.workers[part.index];
       const base = part.index * SLOT.size;
+      if (Atomics.compareExchange(this.control, base + SLOT.taken, (w.gen - 1) | 0, w.gen) === ((w.gen - 1) | 0)) {
+        left.push(part.row0, part.rows);
+        continue;
+      }
       const started = performance.now();
       for (;;) {
         const done = Atomics.load(this.control, base + SLOT.done);
         if (done === w.gen) break;
         if (this.broken || performance.now() - started > GIVE_UP_MS) {
           this.broken = true;     // a lost worker: never use the pool again
-          return false;
+          return null;
         }
         Atomics.wait(this.control, base + SLOT.done, done, WAIT_STEP_MS);
       }
@@ -184,7 +192,8 @@ class KernelPool {
         heap.set(mem.subarray(part.c + t * block, part.c + (t + 1) * block), to);
       }
     }
-    return ok;
+    if (ok && copy && left.length < 2 * job.parts.length) this.byWorkers++;
+    return ok ? left : null;
   }
 }
 

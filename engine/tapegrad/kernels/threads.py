@@ -40,8 +40,15 @@ def set_count(n):
 
 
 def split():
-    """How many products the pool has computed so far."""
+    """How many products went to the pool so far."""
     return _pool["split"]
+
+
+def by_workers():
+    """How many of those the pool's workers computed rows of (the rest: every worker was busy
+    when this thread was done with its own rows, and this thread computed theirs too)."""
+    pool = _pool["js"]
+    return 0 if pool is None else int(pool.byWorkers)
 
 
 def wanted(work):
@@ -63,9 +70,15 @@ def gemm(lib, dtype, m, n, k, pa, rsa, csa, pb, rsb, csb, pc, batch, bsa, bsb, w
         return False
     kernel = lib.fn("tg_gemm", dtype)
     kernel(own, n, k, pa, rsa, csa, pb, rsb, csb, pc, n, batch, bsa, bsb, m * n, work)
-    if pool.end(pc):
-        _pool["split"] += 1
+    left = pool.end(pc)
+    if left is None:  # a worker failed or was lost: this thread computes the whole product
+        kernel(m, n, k, pa, rsa, csa, pb, rsb, csb, pc, n, batch, bsa, bsb, m * n, work)
         return True
-    # A worker failed or was lost: this thread computes the whole product.
-    kernel(m, n, k, pa, rsa, csa, pb, rsb, csb, pc, n, batch, bsa, bsb, m * n, work)
+    _pool["split"] += 1
+    left = list(left)
+    size = 4 if code == 0 else 8
+    for i in range(0, len(left), 2):  # rows a busy worker had not started: computed here
+        row0, rows = left[i], left[i + 1]
+        kernel(rows, n, k, pa + row0 * rsa * size, rsa, csa, pb, rsb, csb, pc + row0 * n * size, n,
+               batch, bsa, bsb, m * n, work)
     return True
