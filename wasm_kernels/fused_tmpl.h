@@ -45,11 +45,21 @@ TG_EXPORT void CAT(tg_relu_grad, SFX)(ptrdiff_t n, const T *g, const T *x, T *ou
   FOR_VECTORS(2, n, in, out, SEL(x_[1] > SPLAT(0), x_[0], SPLAT(0)));
 }
 
-/* e[i] = exp(x[i] * scale - shift) for cnt elements, EXP_WAYS vectors at a time (see vexp.h). */
+/* e[i] = exp(x[i] * scale - shift) for cnt elements, EXP_WAYS vectors at a time (see vexp.h);
+ * natively with AVX2 first in 256-bit vectors (WV), the same bits lane by lane. */
 static void CAT(exp_block, SFX)(const T *x, T *e, ptrdiff_t cnt, T scale, T shift) {
   VEXP_CONSTS;
   V vs = SPLAT(scale), vh = SPLAT(shift), v[EXP_WAYS];
   ptrdiff_t i = 0;
+#if defined(WV)
+  WVEXP_CONSTS;
+  WV ws = (WV){0} + scale, wh = (WV){0} + shift, w[EXP_WAYS];
+  for (; i + EXP_WAYS * WL <= cnt; i += EXP_WAYS * WL) {
+    for (int j = 0; j < EXP_WAYS; j++) w[j] = WLD(x + i + j * WL) * ws - wh;
+    WVEXP(w);
+    for (int j = 0; j < EXP_WAYS; j++) WST(e + i + j * WL, w[j]);
+  }
+#endif
   for (; i + EXP_WAYS * L <= cnt; i += EXP_WAYS * L) {
     for (int j = 0; j < EXP_WAYS; j++) v[j] = LD(x + i + j * L) * vs - vh;
     VEXP(v);

@@ -121,9 +121,9 @@ TG_EXPORT const char *tg_simd_path(void) {
 #elif defined(__wasm__)
   return "wasm simd128";
 #elif defined(TG_WIDE_GEMM) && defined(__AVX512F__)
-  return "x86-64: matmul 256-bit AVX2+FMA, elementwise 128-bit; compiled for a CPU with AVX-512F";
+  return "x86-64: matmul 256-bit AVX2+FMA, exp 256-bit AVX2, elementwise 128-bit; compiled for a CPU with AVX-512F";
 #elif defined(TG_WIDE_GEMM)
-  return "x86-64: matmul 256-bit AVX2+FMA, elementwise 128-bit";
+  return "x86-64: matmul 256-bit AVX2+FMA, exp 256-bit AVX2, elementwise 128-bit";
 #elif defined(__x86_64__)
   return "x86-64: 128-bit SSE2";
 #elif defined(__aarch64__)

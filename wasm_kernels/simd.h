@@ -47,14 +47,17 @@ TG_INLINE f64x2 madd_f64(f64x2 a, f64x2 b, f64x2 acc) {
 }
 
 /* Native builds on x86-64 with AVX2 and FMA (the default -march=native where the CPU has them):
- * 256-bit vectors and fused multiply-add for the matrix product only (gemm.c), which then does
- * twice the work per instruction. Products are not elementwise results, so the fused rounding
+ * 256-bit vectors and fused multiply-add for the matrix product (gemm.c), which then does
+ * twice the work per instruction; 256-bit vectors, unfused, for exp (vexp.h: the same bits in
+ * every lane as the 128-bit code). Products are not elementwise results, so the fused rounding
  * changes nothing that must match NumPy bit for bit (wasm's relaxed-SIMD build fuses too). */
 #if !defined(__wasm__) && defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define TG_WIDE_GEMM 1
 typedef float f32x8 __attribute__((vector_size(32)));
 typedef double f64x4 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef int64_t i64x4 __attribute__((vector_size(32)));
 typedef float f32x8u __attribute__((vector_size(32), aligned(4)));
 typedef double f64x4u __attribute__((vector_size(32), aligned(8)));
 TG_INLINE f32x8 ld_f32x8(const float *p) { return *(const f32x8u *)p; }

@@ -11,3 +11,9 @@
 #undef VEXP
 #undef VEXP_CONSTS
 #undef SSQRT
+#undef WV
+#undef WL
+#undef WLD
+#undef WST
+#undef WVEXP
+#undef WVEXP_CONSTS
