@@ -21,17 +21,17 @@ def _mlp(seed):
 
 def _step_of(layers, x, labels):
     variables = [v for layer in layers for v in layer]
+    (w1, b1), (w2, b2), (w3, b3) = layers
 
     def step():
         with tf.GradientTape() as tape:
-            h = x
-            for i, (w, b) in enumerate(layers):
-                h = tf.matmul(h, w) + b
-                if i < len(layers) - 1:
-                    h = tf.nn.relu(h)
+            h1 = tf.nn.relu(tf.matmul(x, w1) + b1)
+            h2 = tf.nn.relu(tf.matmul(h1, w2) + b2)
+            logits = tf.matmul(h2, w3) + b3
             loss = tf.reduce_mean(
-                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
-        for v, g in zip(variables, tape.gradient(loss, variables)):
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        grads = tape.gradient(loss, variables)
+        for v, g in zip(variables, grads):
             v.assign_sub(0.05 * g)
         return loss
     return step, variables
