@@ -5,9 +5,12 @@
 // message ("start") this worker only waits on its slot of the control array (Atomics) and never
 // returns to its event loop.
 import { SLOT, LOW_MEMORY } from "./kernel-pool-shared.js";
+import { handlerOf } from "./messages.js";
 
-self.onmessage = ({ data }) => {
-  const { memory, module, control, index } = data;
+const receive = handlerOf("worker-to-pool", { "pool-start": start });
+self.onmessage = ({ data }) => receive(data);
+
+function start({ memory, module, control, index }) {
   const ctl = new Int32Array(control);
   const base = index * SLOT.size;
   let gemm;
@@ -32,7 +35,7 @@ self.onmessage = ({ data }) => {
   Atomics.store(ctl, base + SLOT.ready, 1);
   Atomics.notify(ctl, base + SLOT.ready);
   serve(ctl, base, memory, gemm);
-};
+}
 
 /** Waits for jobs on this worker's slot and runs each; never returns. */
 function serve(ctl, base, memory, gemm) {

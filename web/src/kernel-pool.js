@@ -12,6 +12,7 @@
 // turn, so no message could arrive. Needs a cross-origin-isolated page (SharedArrayBuffer);
 // elsewhere createKernelPool returns null and the engine stays on one thread.
 import { SLOT, LOW_MEMORY, MAX_PAGES, sharedMemoryModule } from "./kernel-pool-shared.js";
+import { toPoolThread } from "./messages.js";
 
 const READY_WAIT_MS = 2000;     // for the workers to instantiate the kernels, once
 const WAIT_STEP_MS = 100;
@@ -76,7 +77,7 @@ class KernelPool {
       this.workers.forEach((w, index) => {
         w.memory = new WebAssembly.Memory({ initial: LOW_MEMORY / PAGE + 16, maximum: MAX_PAGES, shared: true });
         Atomics.store(this.control, index * SLOT.size + SLOT.ready, 0);
-        w.worker.postMessage({ memory: w.memory, module, control: this.control.buffer, index });
+        toPoolThread(w.worker, "pool-start", { memory: w.memory, module, control: this.control.buffer, index });
       });
     }
     if (!this.ready && !this.broken) {

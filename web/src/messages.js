@@ -1,4 +1,5 @@
-// Every message passed between the page and the Python worker, each kind once: who sends it
+// Every message passed between the page and the Python worker (and from that worker to its kernel
+// pool's threads), each kind once: who sends it
 // (`from`), its fields (a trailing "?" marks an optional one) and what it is for. Messages are
 // plain objects {type, ...fields}; "python" kinds are sent by the Python runtime
 // (web/python/playground_runtime/messages.py names them) and travel inside a worker "msg"
@@ -38,6 +39,12 @@ export const MESSAGES = {
     about: "the run ended: {ok, error: {type, line, message} | null, interrupted, stopped?, gradients, "
       + "gradients_omitted} (gradients: the run's named gradients, docs/scripting.md)" },
 
+  // worker -> the threads of its kernel pool (web/src/kernel-pool.js): one message each, then
+  // they only read their slot of the shared control array (Atomics)
+  "pool-start": { from: "worker-to-pool", fields: ["memory", "module", "control", "index"],
+    about: "a pool thread's shared memory, the kernel module to instantiate in it, the control "
+      + "array and its slot (web/src/kernel-pool-worker.js)" },
+
   // python -> page (inside "msg")
   traceback: { from: "python", fields: ["text", "line"], about: "the run's error, the user's frames only" },
   graph: { from: "python", fields: ["version", "nodes", "edges", "tapes", "functions?", "..."],
@@ -76,6 +83,12 @@ export function toWorker(worker, type, fields = {}, transfer = []) {
   worker.postMessage({ type, ...fields }, transfer);
 }
 
+/** Posts message `type` from the worker to one thread of its kernel pool. */
+export function toPoolThread(thread, type, fields = {}) {
+  check(type, "worker-to-pool");
+  thread.postMessage({ type, ...fields });
+}
+
 /** Posts message `type` from the worker to the page (in the worker only). */
 export function toPage(type, fields = {}) {
   check(type, "worker");
@@ -83,7 +96,7 @@ export function toPage(type, fields = {}) {
 }
 
 /**
- * A receiver of the kinds sent by `from` ("page", "worker" or "python"): `handlers` maps kinds
+ * A receiver of the kinds sent by `from` ("page", "worker", "worker-to-pool" or "python"): `handlers` maps kinds
  * of the table to functions, `receive(message)` calls the one of `message.type` (for "python":
  * `receive(kind, data)`). A handler or a message of a kind not in the table is an error.
  */
