@@ -359,6 +359,22 @@ def test_disabled_block_uses_numpy():
     assert dispatch.enabled()
 
 
+def test_a_module_missing_at_first_is_loaded_once_retried(monkeypatch):
+    """As after the page's snapshot boot: the first call finds no module file (kernels off),
+    ``retry_loading`` once the files are written brings the library back."""
+    found = dispatch.lib()
+    monkeypatch.setattr(dispatch, "_loaded", [])
+    monkeypatch.setitem(dispatch._state, "on", True)
+    answers = iter([(None, "tapegrad_kernels_simd.wasm not built"), (found, None)])
+    monkeypatch.setattr(dispatch.library, "load", lambda: next(answers))
+    assert dispatch.lib() is None and not dispatch.enabled()
+    assert dispatch.reason() == "tapegrad_kernels_simd.wasm not built"
+    dispatch.retry_loading()
+    assert dispatch.enabled() and dispatch.lib() is found and dispatch.reason() is None
+    dispatch.retry_loading()          # a loaded library stays
+    assert dispatch.lib() is found
+
+
 @pytest.fixture
 def kernel_runs(monkeypatch):
     """Names of the kernels that computed a result through dispatch (counted in dispatch._run, which

@@ -34,12 +34,22 @@ function startFilesLater() {
     // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
     // for it before opening the page again).
     filesLater = installLater()
-      .then(({ kept }) => toPage("boot-kept", { bootId: kept ? __BOOT_ID__ : null }),
-            (err) => console.warn("tapegrad: writing the packages' files failed:", err))
+      .then(({ kept }) => {
+        retryKernels();
+        toPage("boot-kept", { bootId: kept ? __BOOT_ID__ : null });
+      }, (err) => console.warn("tapegrad: writing the packages' files failed:", err))
       .then(() => postMarks({ settled: performance.now() }))
       .then(warmGraphExport);
   }
   return filesLater;
+}
+
+// A run before the files were written found no kernel module: the engine used NumPy alone and
+// tries the module again now (tapegrad.kernels.dispatch.retry_loading).
+function retryKernels() {
+  const dispatch = pyodide.pyimport("tapegrad.kernels.dispatch");
+  dispatch.retry_loading();
+  dispatch.destroy();
 }
 
 // A big tape's first graph export in a fresh worker ran 2-3 times slower than later ones (memory

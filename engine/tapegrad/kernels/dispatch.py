@@ -29,6 +29,16 @@ def lib():
     return _loaded[0][0]
 
 
+def retry_loading():
+    """Tries the library again on the next call if loading it failed: the page's snapshot boot
+    writes the packages' files (the kernel module among them) only after its first run, so a
+    kernel wanted before then finds no file (web/src/worker.js calls this once they are
+    written). A load that succeeded, and ``disabled`` blocks, are left as they are."""
+    if _loaded and _loaded[0][0] is None:
+        _loaded.clear()
+        _state["on"] = PRESENT
+
+
 def reason():
     """Why no library is loaded (None when one is)."""
     lib()
