@@ -153,17 +153,53 @@ NETWORKS = {"10mbit": {"down": 10, "up": 5, "latency": 40, "cpu": 1},
             "phone": {"down": 20, "up": 10, "latency": 60, "cpu": 4}}
 
 
-def throttle(context, page, network):
-    if network is None:
-        return
-    profile = NETWORKS[network]
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {
-        "offline": False, "latency": profile["latency"],
-        "downloadThroughput": profile["down"] * 1e6 / 8, "uploadThroughput": profile["up"] * 1e6 / 8})
-    if profile["cpu"] > 1:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile["cpu"]})
+class ByteCounter:
+    """Bytes the visit transferred: every request of the context (the page's, its workers' and the
+    service worker's), its response's body as it crossed the network (encoded: brotli or gzip
+    where served so; 0 for one answered from a cache) and headers, with the time it ended, in ms
+    since the navigation, and its file name. Also paces the network (`network`: a key of
+    NETWORKS), for the page and its workers alike."""
+
+    def __init__(self, context, page, network):
+        self.requests = []
+        context.on("requestfinished", self._finished)
+        self.context, self.page = context, page
+        if network is None:
+            return
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        profile = NETWORKS[network]
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": profile["latency"],
+            "downloadThroughput": profile["down"] * 1e6 / 8, "uploadThroughput": profile["up"] * 1e6 / 8})
+        if profile["cpu"] > 1:
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile["cpu"]})
+
+    def _finished(self, request):
+        self.requests.append(request)
+
+    def collect(self):
+        """[(ms since the navigation, bytes, file name)] of the requests finished so far; call it
+        before the page closes."""
+        self.context.remove_listener("requestfinished", self._finished)
+        origin = self.page.evaluate("performance.timeOrigin")
+        done = []
+        for r in self.requests:
+            sizes, timing = r.sizes(), r.timing
+            end = timing["startTime"] + max(timing["responseEnd"], 0) - origin
+            name = r.url.split("?")[0].rsplit("/", 1)[-1] or "(page)"
+            done.append((end, sizes["responseBodySize"] + sizes["responseHeadersSize"], name))
+        return done
+
+
+def bytes_until(done, ms):
+    """Bytes of the responses in `done` (ByteCounter.collect) that ended by `ms`."""
+    return sum(b for t, b, _ in done if t <= ms)
+
+
+def bytes_after(done, ms):
+    """[(file name, bytes)] of the responses in `done` that ended after `ms`, the largest first."""
+    return sorted(((n, b) for t, b, n in done if t > ms and b > 0), key=lambda x: -x[1])
 
 
 def load_once(context, url: str, settle: bool = False, network=None) -> dict:
@@ -172,7 +208,7 @@ def load_once(context, url: str, settle: bool = False, network=None) -> dict:
     mark), as a visitor who reads the result would, before the next visit. `network`: a key of
     NETWORKS, or None for the full speed of the loopback."""
     page = context.new_page()
-    throttle(context, page, network)
+    counter = ByteCounter(context, page, network)
     page.goto(url, wait_until="commit")
     editor, editor_seen = editor_usable_ms(page)
     page.wait_for_function("() => window.__ttfg && window.__ttfg.doneMs !== null", polling=20,
@@ -186,11 +222,16 @@ def load_once(context, url: str, settle: bool = False, network=None) -> dict:
                                polling=100, timeout=TIMEOUT_MS)
     marks = page.evaluate("""Object.fromEntries(performance.getEntriesByType('mark')
         .filter((m) => m.name.startsWith('tapegrad:')).map((m) => [m.name.slice(9), m.startTime]))""")
+    page.wait_for_timeout(200)       # the last requestfinished events
+    done = counter.collect()
     page.close()
     if seen.get("lastRun") != "ok" or seen["shownMs"] is None:
         raise SystemExit(f"bench: the default example did not print {GRADIENT_TEXT!r}: {seen['console'][-500:]!r}")
     return {"editor": editor, "editorSeen": editor_seen, "ready": marks["ready"], "gradient": seen["shownMs"], "done": seen["doneMs"],
-            "runPressed": seen["runPressedMs"], "marks": marks, "console": seen["console"]}
+            "runPressed": seen["runPressedMs"], "marks": marks, "console": seen["console"],
+            "bytesGradient": bytes_until(done, seen["shownMs"]), "bytesReady": bytes_until(done, marks["ready"]),
+            "bytesAll": bytes_until(done, float("inf")), "afterReady": bytes_after(done, marks["ready"]),
+            "files": done}
 
 
 def summary(name: str, runs: list[dict]) -> str:
@@ -200,6 +241,8 @@ def summary(name: str, runs: list[dict]) -> str:
     def series(key: str) -> str:
         return ", ".join(f"{r[key] / 1000:.2f}" for r in runs)
 
+    gradient_mb = ", ".join(f"{r['bytesGradient'] / 1e6:.2f}" for r in runs)
+
     names = sorted({k for r in runs for k in r["marks"]}, key=lambda k: statistics.median(
         r["marks"].get(k, 0) for r in runs))
     steps = ", ".join(f"{k} {statistics.median(r['marks'][k] for r in runs if k in r['marks']):.0f}"
@@ -208,6 +251,10 @@ def summary(name: str, runs: list[dict]) -> str:
             f"Ready {med('ready'):.2f} s (runs: {series('ready')}); editor {med('editor'):.2f} s "
             f"(runs: {series('editor')}; through Playwright {med('editorSeen'):.2f} s); Run pressed at {med('runPressed'):.2f} s; run done (graph drawn) "
             f"{med('done'):.2f} s\n"
+            f"       bytes transferred (median, MB): before Ready {med('bytesReady') / 1e3:.2f}, before the "
+            f"first gradient {med('bytesGradient') / 1e3:.2f}, in all {med('bytesAll') / 1e3:.2f} "
+            f"(runs: {gradient_mb}; after Ready: "
+            f"{', '.join(f'{n} {b / 1e6:.2f}' for n, b in runs[0]['afterReady'][:6]) or 'nothing'})\n"
             f"       worker steps, ms since navigation (median): {steps or 'none reported'}")
 
 
@@ -268,7 +315,9 @@ def main() -> int:
     s = lambda runs, key: [round(r[key] / 1000, 3) for r in runs]  # noqa: E731
     print(json.dumps({"chromium_cold_s": s(cold, "gradient"), "chromium_warm_s": s(warm, "gradient"),
                       "ready_cold_s": s(cold, "ready"), "ready_warm_s": s(warm, "ready"),
-                      "editor_cold_s": s(cold, "editor"), "editor_warm_s": s(warm, "editor")}))
+                      "editor_cold_s": s(cold, "editor"), "editor_warm_s": s(warm, "editor"),
+                      "bytes_gradient_cold": [r["bytesGradient"] for r in cold],
+                      "bytes_gradient_warm": [r["bytesGradient"] for r in warm]}))
     return 1 if external else 0
 
 
