@@ -43,7 +43,7 @@ CONTENT_NAMED = re.compile(r"^assets/(chunks/)?[A-Za-z0-9_]+-[A-Z0-9]{8}\.(js|cs
 # networkx for programs that import it, plots matplotlib). Values: files left out, as fnmatch patterns.
 PREPARED = {
     "numpy": ["*.pyi", "*.h", "*.a", "*.pxd", "*.pyx", "*.c", "*.pc", "*.ini", "numpy/f2py/*"],
-    "tapegrad": [],
+    "tapegrad": ["bench/*"],          # the benchmarks (a native-only package) stay out of the page
     "networkx": [],
     "matplotlib": ["*.pyi"],
 }
