@@ -222,12 +222,12 @@ def histogram(name, data, step=None, buckets=None, description=None):
 def text(name, data, step=None, description=None):
     """Logs a string (or a tensor of strings) under ``name``."""
     v = convert_to_tensor(data)._value
-
-    def as_text(x):
-        return x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)
-    value = as_text(v.item()) if v.ndim == 0 else \
-        [as_text(x) for x in v.reshape(-1).tolist()]
+    value = _as_text(v.item()) if v.ndim == 0 else [_as_text(x) for x in v.reshape(-1).tolist()]
     return _write(name, step, "text", value=value)
+
+
+def _as_text(x):
+    return x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)
 
 
 def write(tag, tensor, step=None, metadata=None, name=None):
@@ -239,8 +239,7 @@ def write(tag, tensor, step=None, metadata=None, name=None):
 
 def _json_values(a):
     if a.dtype == object:
-        return [x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)
-                for x in a.reshape(-1).tolist()] if a.ndim else _json_values(a.reshape(1))[0]
+        return [_as_text(x) for x in a.reshape(-1).tolist()] if a.ndim else _as_text(a.item())
     return a.tolist()
 
 
@@ -294,13 +293,7 @@ def graph(graph_data):
         raise ValueError(f"Argument 'graph_data' is not tf.Graph or tf.compat.v1.GraphDef. "
                          f"Received graph_data={graph_data!r} of type "
                          f"{type(graph_data).__name__}.")
-    if not should_record_summaries():
-        return wrap(xp.asarray(False))
-    nodes = [{"name": n.name, "op": n.op, "input": list(n.input)} for n in graph_data.node]
-    entry = {"wall_time": time.time(), "step": 0, "tag": "graph", "kind": "graph",
-             "graphs": [{"node": nodes}]}
-    _state.writer._add(entry)
-    return wrap(xp.asarray(True))
+    return _write("graph", 0, "graph", graphs=[{"node": _nodes_json(graph_data)}])
 
 
 class experimental:  # noqa: N801 - a namespace, as tf.summary.experimental
@@ -379,6 +372,9 @@ def _concrete_functions(calls):
 
 
 def _graph_json(cf):
-    nodes = cf.graph.as_graph_def().node
     return {"name": cf.name.decode(), "function": cf._function._name,
-            "node": [{"name": n.name, "op": n.op, "input": list(n.input)} for n in nodes]}
+            "node": _nodes_json(cf.graph.as_graph_def())}
+
+
+def _nodes_json(graph_def):
+    return [{"name": n.name, "op": n.op, "input": list(n.input)} for n in graph_def.node]
