@@ -1,7 +1,8 @@
-"""After a snapshot boot the packages' files, the kernel module among them, are written after the
-first run (web/src/pyodide-boot.js): a first run that multiplies matrices finds no module and
-computes with NumPy; once the files are written the engine loads the module
-(tapegrad.kernels.dispatch.retry_loading), so the kernels are not off for the rest of the visit."""
+"""After a snapshot boot the packages' files, the kernel module among them, are written on demand
+(web/src/pyodide-boot.js): a first run that multiplies matrices finds no module and computes with
+NumPy; that run asked for the kernels, so after it tapegrad's files are written
+(_tapegrad_boot.kernel_files_wanted) and the engine loads the module
+(tapegrad.kernels.dispatch.retry_loading): the kernels are not off for the rest of the visit."""
 from __future__ import annotations
 
 FIRST = """import tapegrad as tf
@@ -26,7 +27,7 @@ def test_kernels_load_once_the_files_are_written(page, as_playground):
     assert play.run() == "ok", play.console_text()
     out = play.last_run_output()
     assert "product 2097152.0" in out, out
-    play.set_code(LATER)            # a run after the first waits for the files being written
+    play.set_code(LATER)            # the files were written after the first run, which wanted them
     assert play.run() == "ok", play.console_text()
     out = play.last_run_output()
     assert "later run kernels True True None" in out, out

@@ -1,8 +1,10 @@
 """After one visit the playground works with the network off (web/src/offline/): once the first
-run has settled, the page registers dist/sw.js, which keeps this build's files (the page, Pyodide,
-the snapshot, the wheels the examples import); with the server gone, the page, an example that
-draws with matplotlib and the engine still run. A new build is a new version: its worker replaces
-the kept files and deletes the old version's cache.
+run has settled, the page registers dist/sw.js, which keeps what the visit used (the page, Pyodide,
+the snapshot and its libraries); with the server gone, the page, the default example and the engine
+still run. A package the visit did not download (matplotlib) is not kept: offline, an example that
+imports it fails saying so, until the user asks for every package ("Keep for offline use" in the
+menu); then it draws offline too. A new build is a new version: its worker replaces the kept
+files (every package again, as the user asked) and deletes the old version's cache.
 
 The server here is the test's own, on a fixed port (the origin must stay the same when it comes
 back), serving a hard-linked copy of dist/ whose sw.js and index.html a "new build" replaces."""
@@ -96,25 +98,54 @@ def kept(pg, timeout_s=180.0):
     return pg.evaluate(OFFLINE_CACHES)
 
 
+NOT_KEPT = ("503", "Not kept for offline use")   # the worker's console line for the refused wheel
+
+
 def test_one_visit_then_offline_then_a_new_build(browser, site, as_playground):
     ctx = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 800})
+    wheels = []
+    ctx.on("request", lambda r: wheels.append(r.url) if r.url.endswith(".whl") else None)
     try:
         first = open_tab(ctx, site.url)
         assert as_playground(first).run() == "ok", as_playground(first).console_text()
         (cache,) = kept(first)
         first.close()
+        # The visit downloaded no package the code did not ask for, and the worker kept none.
+        assert wheels == [], wheels
 
         site.stop()                                   # the network is gone
-        for path, expect in (("", "slope = 24.0"), ("?example=training-loop", None)):
-            pg = open_tab(ctx, site.url + path)
-            assert pg.evaluate("self.crossOriginIsolated"), "the kept page lost its isolation headers"
-            play = as_playground(pg)
-            assert play.run() == "ok", play.console_text()
-            if expect:
-                assert expect in play.last_run_output()
-            else:                                     # matplotlib, kept from the first visit
-                pg.wait_for_selector("[data-testid=plot] img, [data-testid=plot] canvas, [data-testid=plot] svg")
-            pg.close()
+        pg = open_tab(ctx, site.url)
+        assert pg.evaluate("self.crossOriginIsolated"), "the kept page lost its isolation headers"
+        play = as_playground(pg)
+        assert play.run() == "ok", play.console_text()
+        assert "slope = 24.0" in play.last_run_output()
+        play.set_code("import tapegrad as tf\nx = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as t:\n"
+                      "    y = tf.reduce_sum(tf.exp(x) * x)\nprint('engine', t.gradient(y, x).numpy().round(3).tolist())\n")
+        assert play.run() == "ok", play.console_text()
+        assert "engine [5.437, 22.167]" in play.last_run_output(), play.last_run_output()
+        pg.close()
+        pg = open_tab(ctx, site.url + "?example=training-loop", allow=NOT_KEPT)
+        play = as_playground(pg)
+        assert play.run() == "error", play.console_text()
+        assert "matplotlib was not kept for offline use" in play.console_text(), play.console_text()
+        pg.close()
+
+        site.start()                                  # online again: the user keeps everything
+        pg = open_tab(ctx, site.url)
+        play = as_playground(pg)
+        assert play.run() == "ok", play.console_text()
+        pg.get_by_test_id("keep-offline").click()
+        pg.wait_for_function("() => ['ready', 'failed'].includes(document.documentElement.dataset.offlineAll)",
+                             timeout=180_000, polling=250)
+        assert pg.evaluate("document.documentElement.dataset.offlineAll") == "ready"
+        assert pg.get_by_test_id("keep-offline").inner_text() == "Kept for offline use"
+        pg.close()
+        site.stop()
+        pg = open_tab(ctx, site.url + "?example=training-loop")
+        play = as_playground(pg)
+        assert play.run() == "ok", play.console_text()   # matplotlib, kept when asked
+        pg.wait_for_selector("[data-testid=plot] img, [data-testid=plot] canvas, [data-testid=plot] svg")
+        pg.close()
 
         old = new_build(site.folder)
         assert cache == "tapegrad-offline-" + old
@@ -127,8 +158,8 @@ def test_one_visit_then_offline_then_a_new_build(browser, site, as_playground):
             pg.wait_for_timeout(500)
         pg.close()
         site.stop()
-        pg = open_tab(ctx, site.url)
+        pg = open_tab(ctx, site.url + "?example=training-loop")
         assert "<!-- build B -->" in pg.content(), "offline, the page is the new build's"
-        assert as_playground(pg).run() == "ok"
+        assert as_playground(pg).run() == "ok"        # every package kept again: the user asked once
     finally:
         ctx.close()

@@ -1,6 +1,7 @@
-"""After a snapshot boot the packages' files are written later (web/src/pyodide-boot.js): the
-first run must still import whatever it names, from packages whose files are not written yet, and
-every run after the first sees all the files."""
+"""After a snapshot boot the packages' files are written on demand (web/src/pyodide-boot.js,
+web/python/_tapegrad_boot.py): a run imports whatever it names, from packages whose files are not
+written yet; a traceback through the engine shows its source lines; and nothing is downloaded after
+Ready that the code did not ask for (no wheel at all for the default example)."""
 from __future__ import annotations
 
 
@@ -32,18 +33,43 @@ def test_a_first_run_imports_modules_the_snapshot_lacks(page, as_playground):
     assert "tapegrad:librariesLinked" in marks, marks   # the snapshot path, not the plain boot
 
 
-def test_runs_after_the_first_see_every_file(page, as_playground):
-    pg = page("?example=scalar-gradient")
+def test_files_only_on_demand(page, as_playground):
+    wheels = []
+    pg = page("?example=scalar-gradient",
+              on_context=lambda ctx: ctx.on("request", lambda r: wheels.append(r.url.rsplit("/", 1)[-1])
+                                            if r.url.endswith(".whl") else None))
     play = as_playground(pg)
     assert play.run() == "ok", play.console_text()
+    pg.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0", timeout=60_000)
+    assert wheels == [], wheels                   # the default example needs no package's files
     play.set_code(
-        "import os, numpy, networkx, tapegrad\n"
-        "for m in (numpy, networkx, tapegrad):\n"
+        "import os, numpy, tapegrad\n"
+        "print('tapegrad', os.path.exists(tapegrad.__file__))\n"
+        "import networkx, numpy.random._pickle\n"
+        "for m in (numpy, networkx):\n"
         "    print(m.__name__, os.path.exists(m.__file__))\n"
-        "import numpy.random._pickle\n"
         "print('sources', os.path.exists(numpy.random._pickle.__file__))\n")
     assert play.run() == "ok", play.console_text()
     out = play.last_run_output()
-    for name in ("numpy", "networkx", "tapegrad"):
+    assert "tapegrad False" in out, out           # in the snapshot, nothing asked for its files
+    for name in ("numpy", "networkx"):            # a module the snapshot lacks: files on first import
         assert f"{name} True" in out, out
+    assert sorted(w.split("-")[0] for w in wheels) == ["networkx", "numpy"], wheels
     assert "sources True" in out, out
+
+
+def test_a_traceback_through_the_engine_shows_its_source(page, as_playground):
+    """tapegrad's files are not written when the error happens: the traceback's source line has
+    them written (linecache)."""
+    pg = page("?example=scalar-gradient")
+    play = as_playground(pg)
+    play.wait_ready()
+    play.set_code("import traceback, tapegrad as tf\n"
+                  "try:\n"
+                  "    tf.reshape(tf.ones((2, 3)), (4, 4))\n"
+                  "except Exception:\n"
+                  "    frames = traceback.extract_tb(__import__('sys').exc_info()[2])\n"
+                  "    engine = [f for f in frames if '/tapegrad/' in f.filename]\n"
+                  "    print('engine frames', len(engine) > 0, all(f.line for f in engine))\n")
+    assert play.run() == "ok", play.console_text()
+    assert "engine frames True True" in play.last_run_output(), play.last_run_output()

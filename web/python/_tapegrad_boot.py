@@ -2,31 +2,70 @@
 
 Imported into the build's snapshot (build/make_snapshot.mjs), so the page calls it without
 compiling any Python: ``after_restore`` reseeds ``random`` (a snapshot freezes one interpreter
-state) and puts ``FilesOnFirstImport`` first on ``sys.meta_path``.
+state) and has the packages' files written on demand (``FilesOnDemand``).
 """
+import linecache
 import random
 import sys
 
+_files = None   # the FilesOnDemand of this page, once after_restore has run
 
-class FilesOnFirstImport:
-    """Has a package's files written on the first import that needs them.
 
-    The snapshot holds the modules of NumPy and tapegrad imported, but not their files, which the
-    page writes after the first run (networkx's too: nothing imports it until a program does). A module imported before that (``numpy.fft``,
-    ``tapegrad.data``...) asks ``ensure(top_level_name)`` to write its package's files first;
-    Python's own finders then find it as usual (this finder never returns a spec).
+class FilesOnDemand:
+    """Has a package's files written the first time something needs them.
+
+    The snapshot holds the modules of NumPy and tapegrad imported, but not their files, which
+    the page downloads only when they are needed (networkx's too: nothing imports it until a
+    program does): a module imported that the snapshot lacks (``numpy.fft``, ``tapegrad.data``...),
+    a source line a traceback or ``inspect`` reads (``linecache``), or the kernel library the engine
+    wanted (``kernel_files_wanted``). ``ensure(top_level_name)`` writes them; it raises when the
+    download fails (offline, a package not kept for offline use), and the import then fails with
+    its message. As a finder it never returns a spec: Python's own finders then find the module.
     """
 
     def __init__(self, ensure, names, site):
         self._ensure, self._names, self._site = ensure, set(names), site
 
+    def write(self, top):
+        """Writes the files of the package whose import name is ``top``, if not written yet."""
+        if top not in self._names:
+            return
+        self._ensure(top)
+        self._names.discard(top)
+        refresh_site_finders(self._site)
+
+    def pending(self, top):
+        return top in self._names
+
     def find_spec(self, name, path=None, target=None):
         top = name.partition(".")[0]
-        if top in self._names:
-            self._names.discard(top)
-            self._ensure(top)
-            refresh_site_finders(self._site)
+        try:
+            self.write(top)
+        except Exception as e:   # the JavaScript error says why (offline: not kept)
+            raise ModuleNotFoundError(f"No module named {name!r}: {_message_of(e)}", name=name) from None
         return None
+
+    def source_of(self, filename):
+        """A file under site-packages whose package's files are not written yet: writes them."""
+        head = self._site + "/"
+        if filename.startswith(head):
+            try:
+                self.write(filename[len(head):].partition("/")[0])
+            except Exception:   # offline: the traceback goes without that line
+                pass
+
+
+def _message_of(err):
+    text = str(err).strip().splitlines()
+    return text[-1].removeprefix("Error: ") if text else type(err).__name__
+
+
+def _updatecache_writing_files(updatecache):
+    def updatecache_after_files(filename, module_globals=None):
+        if _files is not None:
+            _files.source_of(filename)
+        return updatecache(filename, module_globals)
+    return updatecache_after_files
 
 
 def refresh_site_finders(site):
@@ -37,6 +76,24 @@ def refresh_site_finders(site):
             finder.invalidate_caches()
 
 
+def kernel_files_wanted():
+    """After a run: True when a kernel the engine wanted found no library file because tapegrad's
+    files were not written yet; they are written now and the engine tries the library again on its
+    next call (``tapegrad.kernels.dispatch.retry_loading``)."""
+    dispatch = sys.modules.get("tapegrad.kernels.dispatch")
+    loaded = getattr(dispatch, "_loaded", None)
+    if _files is None or not loaded or loaded[0][0] is not None or not _files.pending("tapegrad"):
+        return False
+    _files.write("tapegrad")
+    dispatch.retry_loading()
+    return True
+
+
 def after_restore(ensure, names, site):
+    global _files
     random.seed()
-    sys.meta_path.insert(0, FilesOnFirstImport(ensure, names, site))
+    _files = FilesOnDemand(ensure, names, site)
+    sys.meta_path.insert(0, _files)
+    if not getattr(linecache.updatecache, "_writes_files", False):
+        linecache.updatecache = _updatecache_writing_files(linecache.updatecache)
+        linecache.updatecache._writes_files = True

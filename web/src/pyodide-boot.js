@@ -8,10 +8,11 @@
 //  2. loadPyodide restores the snapshot instead of starting Python (falls back to a plain start).
 //     The snapshot was taken with NumPy and tapegrad imported: their shared libraries are linked
 //     back in as the heap is restored (snapshot-libs.js, with the build's snapshot-libs.json).
-//  3. The packages' files (their modules are in the heap already) download in the background and
-//     are written when the first run is over, or sooner by the first import that needs them.
-//     Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the build
-//     stores the wheels' entries uncompressed (build/prepare_wheels.mjs). Without the snapshot,
+//  3. The packages' files (their modules are in the heap already) are downloaded only when
+//     something needs them: an import the snapshot lacks, a traceback's source line, the engine's
+//     kernel library (filesOnDemand). Nothing is downloaded after Ready that the code did not ask
+//     for. Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the
+//     build stores the wheels' entries uncompressed (build/prepare_wheels.mjs). Without the snapshot,
 //     the wheels are installed before Ready (falling back to pyodide.loadPackage for a package
 //     whose wheel is not as expected).
 //
@@ -221,87 +222,68 @@ del _finder
 `);
 }
 
-/** A wheel's bytes, downloaded synchronously (a worker may): for a package a running program
- * imports before its background download has arrived. */
-function downloadNow(url) {
+// A build file the service worker did not keep for offline use, asked for with the network off,
+// is answered 503 with this header (web/src/offline/service-worker.js).
+export const NOT_KEPT_HEADER = "x-tapegrad-offline";
+
+/** A wheel's bytes, downloaded synchronously (a worker may): Python needs its files now. Throws
+ * an error naming `name` and why (offline: not kept for offline use). */
+function downloadNow(url, name) {
   const xhr = new XMLHttpRequest();
   xhr.open("GET", url, false);
   xhr.responseType = "arraybuffer";
-  xhr.send(null);
-  if (xhr.status !== 200) throw new Error(`${url}: HTTP ${xhr.status}`);
+  try {
+    xhr.send(null);
+  } catch (err) {
+    throw new Error(`the files of ${name} could not be downloaded (${err?.message ?? err})`);
+  }
+  if (xhr.getResponseHeader(NOT_KEPT_HEADER) === "not-kept") {
+    throw new Error(`${name} was not kept for offline use, and this page is offline ("Keep for offline use" ` +
+                    "in the menu keeps every package, online)");
+  }
+  if (xhr.status !== 200) throw new Error(`the files of ${name} could not be downloaded (${url}: HTTP ${xhr.status})`);
   return new Uint8Array(xhr.response);
 }
 
 /**
- * The files of the packages the snapshot holds imported, written after the boot: their modules are
- * in the restored heap already, so the files matter only to modules imported later (and to
- * tracebacks' source lines). `ensure(importName)` writes a package's files at once (Python calls
- * it on the first import that needs them), `writeAll()` downloads the others and writes them.
+ * The files of the packages the snapshot holds imported (and of the `later` ones), written on
+ * demand: their modules are in the restored heap already, so the files matter only to what needs
+ * them: a module imported later, a traceback's source line, the engine's kernel library
+ * (web/python/_tapegrad_boot.py decides when). `ensure(importName)` downloads the package's wheel
+ * then and there (synchronously: Python is waiting) and writes its files. Nothing is downloaded
+ * that the code did not ask for.
  */
-function filesWrittenLater(pyodide, lock, names, indexURL, marks) {
+function filesOnDemand(pyodide, lock, names, indexURL, marks) {
   const written = new Set();
-  const arrived = new Map();
-  // Downloaded when writeAll starts (after the first run), not during the boot or the first run,
-  // whose two cores they would share.
-  const wheels = new Map(names.map((name) => {
-    const entry = lock.packages[name];
-    return [name, { url: indexURL + entry.file_name, sha256: entry.sha256, integrity: integrityOf(entry.sha256),
-                    bytes: null }];
-  }));
-  const download = (name) => {
-    const wheel = wheels.get(name);
-    if (!wheel.bytes) {
-      wheel.bytes = fetchBytes(wheel.url, wheel.integrity);
-      wheel.bytes.then((b) => arrived.set(name, b), () => {});
-    }
-    return wheel.bytes;
-  };
   const byImport = new Map(names.flatMap((name) => lock.packages[name].imports.map((i) => [i, name])));
-  const write = (name, bytes) => {
-    if (written.has(name)) return;
-    const t0 = performance.now();
-    writeWheelFiles(pyodide, bytes);   // its libraries are linked already, or opened on import
-    written.add(name);
-    marks.unpackMs = (marks.unpackMs ?? 0) + performance.now() - t0;
-  };
   function ensure(importName) {
     const name = byImport.get(importName);
     if (!name || written.has(name)) return;
-    let bytes = arrived.get(name);
-    if (!bytes) {
-      const wheel = wheels.get(name);
-      bytes = downloadNow(wheel.url);
-      // A synchronous request has no integrity option: the wheel's hash is checked as soon as the
-      // browser can (crypto.subtle is asynchronous), and a mismatch is reported.
-      crypto.subtle.digest("SHA-256", bytes).then((d) => {
-        const hex = [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
-        if (hex !== wheel.sha256) console.error(`tapegrad boot: ${wheel.url} does not match its sha256 in the lock file`);
-      }, () => {});
-    }
-    write(name, bytes);
+    const entry = lock.packages[name];
+    const url = indexURL + entry.file_name;
+    const t0 = performance.now();
+    const bytes = downloadNow(url, name);
+    // A synchronous request has no integrity option: the wheel's hash is checked as soon as the
+    // browser can (crypto.subtle is asynchronous), and a mismatch is reported.
+    crypto.subtle.digest("SHA-256", bytes).then((d) => {
+      const hex = [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
+      if (hex !== entry.sha256) console.error(`tapegrad boot: ${url} does not match its sha256 in the lock file`);
+    }, () => {});
+    const t1 = performance.now();
+    writeWheelFiles(pyodide, bytes);   // its libraries are linked already, or opened on import
+    written.add(name);
+    marks.downloadOnDemandMs = (marks.downloadOnDemandMs ?? 0) + t1 - t0;
+    marks.unpackMs = (marks.unpackMs ?? 0) + performance.now() - t1;
   }
-  async function writeAll() {
-    for (const name of wheels.keys()) if (!written.has(name)) download(name);
-    for (const name of wheels.keys()) {
-      try {
-        if (!written.has(name)) write(name, await download(name));
-      } catch (err) {   // an import that needs them tries again (ensure)
-        console.warn(`tapegrad boot: the files of ${name} were not written:`, err);
-      }
-    }
-    const boot = pyodide.pyimport("_tapegrad_boot");
-    boot.refresh_site_finders(pyodide._api.sitepackages);
-    boot.destroy();
-  }
-  // web/python/_tapegrad_boot.py, imported in the snapshot: reseeds random, and the first import
-  // of a module of these packages calls ensure.
+  // web/python/_tapegrad_boot.py, imported in the snapshot: reseeds random, and has ensure called
+  // on the first import, source line or kernel library that needs a package's files.
   const boot = pyodide.pyimport("_tapegrad_boot");
   const importNames = pyodide.toPy([...byImport.keys()]);
   boot.after_restore(ensure, importNames, pyodide._api.sitepackages);
   importNames.destroy();
   boot.destroy();
   for (const name of names) pyodide.loadedPackages[name] = "default channel";   // never through loadPackage
-  return { writeAll };
+  return { written };
 }
 
 /**
@@ -386,7 +368,7 @@ async function startInterpreter({ indexURL, started, cache, marks, onStep }) {
 
 /**
  * After a snapshot restore: the snapshot's packages and the `later` ones (pure Python: nothing to
- * link) have their files written later; any other package is installed now. Returns
+ * link) have their files written on demand; any other package is installed now. Returns
  * {filesLater, fastInstall}.
  */
 async function installAfterRestore({ pyodide, inSnapshot, packages, later, indexURL, started, marks }) {
@@ -395,7 +377,7 @@ async function installAfterRestore({ pyodide, inSnapshot, packages, later, index
   const l = await started.lock;
   const all = installOrder(l, [...packages, ...later]);
   const lazy = (n) => inSnapshot.has(n) || later.includes(n);
-  const filesLater = filesWrittenLater(pyodide, l, all.filter(lazy), indexURL, marks);
+  const filesLater = filesOnDemand(pyodide, l, all.filter(lazy), indexURL, marks);
   const fastInstall = all.filter(lazy);
   const rest = all.filter((n) => !lazy(n));
   if (rest.length) {
@@ -435,10 +417,9 @@ async function installWithoutSnapshot({ pyodide, packages, later, started, marks
 function installerOfLater({ pyodide, later, cache, filesLater, laterWheels, fastInstall, marks }) {
   return async function installLater() {
     if (filesLater) {
-      // For the next visit: what this one downloaded (in memory already).
+      // For the next visit: what this one downloaded (in memory already). The packages' files
+      // are written on demand (filesOnDemand), not here.
       const stored = await cache.store();
-      await filesLater.writeAll();
-      marks.filesWritten = performance.now();
       return { kept: stored + cache.hits.length > 0 };
     }
     let pendingLater = [];
@@ -459,9 +440,9 @@ function installerOfLater({ pyodide, later, cache, filesLater, laterWheels, fast
  * Boots Pyodide with `packages` installed. Returns {pyodide, snapshotUsed, fastInstall, marks,
  * installLater}: `fastInstall` lists the packages unpacked here (the others went through
  * loadPackage), `marks` holds performance.now() times of the steps, and `installLater()` installs
- * the `later` packages (networkx, for programs that import it) and, after
- * a snapshot restore, writes the files of the packages it holds (see filesWrittenLater: until then,
- * an import that needs them writes them first); it resolves to {kept}: whether this build's boot
+ * the `later` packages (networkx, for programs that import it) without the snapshot, and after
+ * a snapshot restore only stores the boot's files for the next visit (the packages' files are
+ * written on demand: filesOnDemand); it resolves to {kept}: whether this build's boot
  * files are in Cache Storage for the next visit (stored now, or read from there by this boot). `onStep(text)` is told what is happening.
  * `bootCacheLookup` false: the page knows of no kept files (boot-cache.js), so none are looked for.
  *

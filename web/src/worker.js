@@ -2,7 +2,7 @@
 // wheels fetched at once and unpacked in JavaScript), then runs the user's code through
 // web/python/playground_runtime/. The messages it takes and sends: web/src/messages.js.
 import RUNTIME_FILES from "virtual:runtime";
-import { bootPyodide } from "./pyodide-boot.js";
+import { bootPyodide, NOT_KEPT_HEADER } from "./pyodide-boot.js";
 import { downloadsFromPage } from "./boot-downloads.js";
 import { handlerOf, toPage } from "./messages.js";
 import { createKernelPool } from "./kernel-pool.js";
@@ -22,34 +22,39 @@ let pyodide = null;
 let session = null;
 let batcher = null;   // playground_runtime.output.OutputBatcher
 // The modules of NumPy and tapegrad are in the boot snapshot, but not their files (nor
-// networkx's, which only a program's own import needs): those download in the background and are
-// written after the first run (or after FILES_IDLE_MS without one), as their synchronous file
-// writes would otherwise hold back the first run; an import that needs them sooner writes them
-// first (pyodide-boot.js). Without the snapshot, networkx is installed from the start.
+// networkx's, which only a program's own import needs): those are downloaded only when something
+// needs them (an import, a traceback's source line, the kernel library: pyodide-boot.js). After
+// the first run (or after FILES_IDLE_MS without one) the boot keeps its own files for the next
+// visit (boot-cache.js), off the first run's path. Without the snapshot, networkx is installed then.
 const FILES_IDLE_MS = 2000;
-let installLater = null;   // from the boot: starts writing the files
-let filesLater = null;     // that installation, once started
+let installLater = null;   // from the boot: keeps the boot's files (and installs networkx without the snapshot)
+let filesLater = null;     // that work, once started
 function startFilesLater() {
   if (!filesLater && installLater) {
     // "settled": the boot's work after the first run is done (tests/browser/bench_boot.py waits
     // for it before opening the page again).
     filesLater = installLater()
-      .then(({ kept }) => {
-        retryKernels();
-        toPage("boot-kept", { bootId: kept ? __BOOT_ID__ : null });
-      }, (err) => console.warn("tapegrad: writing the packages' files failed:", err))
+      .then(({ kept }) => toPage("boot-kept", { bootId: kept ? __BOOT_ID__ : null }),
+            (err) => console.warn("tapegrad: after the boot:", err))
       .then(() => postMarks({ settled: performance.now() }))
       .then(warmGraphExport);
   }
   return filesLater;
 }
 
-// A run before the files were written found no kernel module: the engine used NumPy alone and
-// tries the module again now (tapegrad.kernels.dispatch.retry_loading).
-function retryKernels() {
-  const dispatch = pyodide.pyimport("tapegrad.kernels.dispatch");
-  dispatch.retry_loading();
-  dispatch.destroy();
+// A run that wanted a kernel before tapegrad's files were written found no kernel library: the
+// engine used NumPy alone. The files are written now (the run asked for them) and the engine
+// tries the library again on its next call (tapegrad.kernels.dispatch.retry_loading).
+let filesOnDemand = false;   // a snapshot boot: the packages' files are written on demand
+function kernelFilesIfWanted() {
+  if (!filesOnDemand) return;
+  try {
+    const boot = pyodide.pyimport("_tapegrad_boot");
+    boot.kernel_files_wanted();
+    boot.destroy();
+  } catch (err) {   // offline, tapegrad not kept: NumPy alone goes on
+    console.warn("tapegrad: the kernel library's files:", err);
+  }
 }
 
 // A big tape's first graph export in a fresh worker ran 2-3 times slower than later ones (memory
@@ -137,6 +142,7 @@ async function boot(interrupt, keptBoot) {
     toPage("ready", { snapshot: snapshotUsed });
     // The packages' files are written later (see above).
     installLater = booted.installLater;
+    filesOnDemand = snapshotUsed;
     if (snapshotUsed) setTimeout(startFilesLater, FILES_IDLE_MS);
     else startFilesLater();
   } catch (err) {
@@ -158,14 +164,14 @@ async function run(code, notebook = null) {
   let status;
   try {
     stamp("runReceived");
-    await filesLater;   // a run after the first waits for the files being written, if any
+    await filesLater;   // a run after the first waits for the boot's work after the first run
     stamp("filesWritten");
-    await pyodide.loadPackagesFromImports(code, {
+    await sayingWhatWasNotKept(() => pyodide.loadPackagesFromImports(code, {
       messageCallback: (text) => {
         if (/^Loading /.test(text)) toPage("info", { text: text.replace(/,? ?$/, "") });
       },
       errorCallback: (text) => toPage("out", { stream: "stderr", text: text + "\n" }),
-    });
+    }));
     stamp("runStarted");
     const result = batcher.run(session, code, notebook);
     stamp("runEnded");
@@ -182,7 +188,32 @@ async function run(code, notebook = null) {
     firstRun = null;
   }
   toPage("done", { status });
-  setTimeout(startFilesLater, 0);
+  setTimeout(() => {
+    kernelFilesIfWanted();
+    startFilesLater();
+  }, 0);
+}
+
+/** Runs fn (a package download by Pyodide); offline, a package the service worker did not keep
+ * (web/src/offline/service-worker.js answers its wheel 503 with NOT_KEPT_HEADER) is named on
+ * stderr, saying so, before the run's own ModuleNotFoundError. */
+async function sayingWhatWasNotKept(fn) {
+  const realFetch = self.fetch;
+  const notKept = [];
+  self.fetch = async (input, init) => {
+    const response = await realFetch.call(self, input, init);
+    if (response.headers.get(NOT_KEPT_HEADER) === "not-kept") notKept.push(String(input).split("/").pop().split("-")[0]);
+    return response;
+  };
+  try {
+    return await fn();
+  } finally {
+    self.fetch = realFetch;
+    for (const name of notKept) {
+      toPage("out", { stream: "stderr", text: `${name} was not kept for offline use, and this page is offline: ` +
+        `examples that import it need the network ("Keep for offline use" in the menu keeps every package, online).\n` });
+    }
+  }
 }
 
 const receive = handlerOf("page", {
