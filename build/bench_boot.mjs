@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { storedZipEntries, withLinkedLibraries } from "../web/src/pyodide-boot.js";
+import { STDLIB_SLIM, storedZipEntries, withLinkedLibraries } from "../web/src/pyodide-boot.js";
 import { sparseSnapshot } from "../web/src/snapshot-file.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,7 +36,8 @@ async function child(mode) {
   await import(pathToFileURL(indexURL + "pyodide.asm.js").href);
   const snapshot = sparseSnapshot(fs.readFileSync(indexURL + "snapshot.bin"));
   const pyodide = await withLinkedLibraries({ record, modules }, snapshot, {}, () =>
-    loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot }));
+    // the slim standard library the snapshot was taken with (web/src/pyodide-boot.js STDLIB_SLIM)
+    loadPyodide({ indexURL, packages: [], _loadSnapshot: snapshot, stdLibURL: indexURL + STDLIB_SLIM }));
   const site = pyodide._api.sitepackages;
   for (const name of record.packages) {
     for (const [file, data] of files[name]) {

@@ -62,7 +62,7 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     "numpy", "tapegrad",
                     # what the playground's runtime and every run's graph export import
                     "signal", "tapegrad.graph", "tapegrad.graph.capturing", "tapegrad.graph.document",
-                    "tapegrad.graph.export",
+                    "tapegrad.graph.export", "tapegrad.graph.function_view",
                     "playground_runtime", "playground_runtime.output",
                     # the page's boot after the restore (web/src/pyodide-boot.js)
                     "_tapegrad_boot"]
@@ -73,6 +73,16 @@ SNAPSHOT_FILES = {**{p: f"/home/pyodide/playground_runtime/{p.name}" for p in so
                   ROOT / "web" / "python" / "_tapegrad_boot.py": "/home/pyodide/_tapegrad_boot.py"}
 # Packages installed (in Node) before the snapshot's modules are imported, dependencies first.
 SNAPSHOT_PACKAGES = ["numpy", "tapegrad"]
+# The page's slim standard library (a file derived from the pinned python_stdlib.zip, its hash in
+# build/assets.lock.json "derived"): the modules STDLIB_KEPT lists (measured by
+# tests/browser/measure_stdlib.py: what Pyodide's start, NumPy, tapegrad, the playground's runtime
+# and the gallery's examples import), stored uncompressed so that brotli compresses the whole.
+# The snapshot is taken with it; the names of the modules left out go into the snapshot
+# (STDLIB_LEFT_OUT), and an import of one has the page fetch the full zip (web/python/_tapegrad_boot.py).
+STDLIB_SLIM = "python_stdlib_slim.zip"
+STDLIB_KEPT = ROOT / "build" / "stdlib_kept.txt"
+STDLIB_LEFT_OUT = "/home/pyodide/_tapegrad_stdlib_left_out.json"
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 class BuildError(Exception):
@@ -145,7 +155,8 @@ def web_source_files() -> list[Path]:
 def inputs_digest(pyodide_dir: Path) -> str:
     """Digest of everything that shapes dist/ (engine sources, build scripts, locks, Pyodide version)."""
     h = hashlib.sha256()
-    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT, PRECOMPRESS_SCRIPT] + web_source_files()
+    build_files = [LOCK_PATH, Path(__file__).resolve(), SNAPSHOT_SCRIPT, PREPARE_SCRIPT, PRECOMPRESS_SCRIPT,
+                   STDLIB_KEPT] + web_source_files()
     for p in engine_source_files() + build_files:
         h.update(rel(p).encode() + b"\0")
         h.update(p.read_bytes())
@@ -355,7 +366,8 @@ def assemble(args: argparse.Namespace, digest: str) -> None:
     dist_lock = {"info": plock["info"], "packages": dict(sorted(packages.items()))}
     (pdir / "pyodide-lock.json").write_text(json.dumps(dist_lock, indent=1) + "\n")
 
-    make_snapshot(pdir)
+    left_out = make_slim_stdlib(pdir / "python_stdlib.zip", pdir / STDLIB_SLIM, lock)
+    make_snapshot(pdir, left_out)
     build_web(staging, pyo["dist_dir"])
     precompress(staging, args.cache)
 
@@ -464,15 +476,61 @@ def precompress(staging: Path, cache: Path) -> None:
         log(line)
 
 
-def make_snapshot(pdir: Path) -> None:
-    """Boot the staged Pyodide under Node and save its memory snapshot as snapshot.bin."""
+def module_of(name: str) -> str | None:
+    """The module a file of python_stdlib.zip holds ("a/b/__init__.py" -> "a.b"), None for others."""
+    if not name.endswith(".py"):
+        return None
+    parts = name[:-3].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def make_slim_stdlib(full: Path, dest: Path, lock: dict) -> list[str]:
+    """Writes the slim standard library (STDLIB_SLIM) from `full`, checks its hash against the
+    lock's "derived" entry; returns the names of the modules left out."""
+    kept = {line.strip() for line in STDLIB_KEPT.read_text().splitlines() if line.strip() and not line.startswith("#")}
+    left_out = []
+    with zipfile.ZipFile(full) as src, zipfile.ZipFile(dest, "w", zipfile.ZIP_STORED) as out:
+        names = src.namelist()
+        modules = {module_of(n) for n in names} - {None}
+        unknown = sorted(kept - modules)
+        if unknown:
+            raise BuildError(f"{rel(STDLIB_KEPT)} names modules python_stdlib.zip does not have: {unknown[:5]}")
+        keep_dirs = {m.replace(".", "/") + "/" for m in kept} | {n.rsplit("/", 1)[0] + "/" for n in names
+                                                                 if module_of(n) in kept and "/" in n}
+        for name in sorted(names):
+            module = module_of(name)
+            if module is None and not (name.endswith("/") and name in keep_dirs):
+                continue
+            if module is not None and module not in kept:
+                left_out.append(module)
+                continue
+            info = zipfile.ZipInfo(name, ZIP_TIME)
+            info.external_attr = 0o644 << 16
+            out.writestr(info, b"" if name.endswith("/") else src.read(name))
+    sha = sha256_of(dest)
+    want = lock.get("derived", {}).get(STDLIB_SLIM, {}).get("sha256")
+    if sha != want:
+        raise BuildError(f"{STDLIB_SLIM} (from python_stdlib.zip and {rel(STDLIB_KEPT)}) has sha256 {sha}; "
+                         f"{rel(LOCK_PATH)} derived.{STDLIB_SLIM} says {want}: if the kept list changed, record the new hash")
+    log(f"stdlib: {STDLIB_SLIM}: {len(kept)} modules kept, {len(left_out)} left out, "
+        f"{dest.stat().st_size / 1e6:.2f} MB stored (python_stdlib.zip: {full.stat().st_size / 1e6:.2f} MB)")
+    return sorted(left_out)
+
+
+def make_snapshot(pdir: Path, left_out: list[str]) -> None:
+    """Boot the staged Pyodide under Node (its slim standard library) and save its memory snapshot
+    as snapshot.bin."""
     node = shutil.which("node")
     if node is None:
         raise BuildError("node is not on PATH (needed to make the boot snapshot)")
-    cmd = [node, str(SNAPSHOT_SCRIPT), str(pdir), str(pdir / "snapshot.bin"),
+    left_out_file = pdir.parent / "stdlib-left-out.json"
+    left_out_file.write_text(json.dumps(left_out))
+    files = {**SNAPSHOT_FILES, left_out_file: STDLIB_LEFT_OUT}
+    cmd = [node, str(SNAPSHOT_SCRIPT), str(pdir), str(pdir / "snapshot.bin"), "--stdlib", str(pdir / STDLIB_SLIM),
            *[arg for name in SNAPSHOT_PACKAGES for arg in ("--package", name)],
-           *[arg for src, dest in SNAPSHOT_FILES.items() for arg in ("--file", f"{src}={dest}")], *SNAPSHOT_MODULES]
+           *[arg for src, dest in files.items() for arg in ("--file", f"{src}={dest}")], *SNAPSHOT_MODULES]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    left_out_file.unlink()
     if r.returncode != 0 or not (pdir / "snapshot.bin").is_file():
         sys.stderr.write(r.stdout + r.stderr)
         raise BuildError("making the boot snapshot (build/make_snapshot.mjs) failed")

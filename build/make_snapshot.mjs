@@ -11,9 +11,11 @@
 // in at the same places (web/src/snapshot-libs.js), and the snapshot's full length; the page
 // still writes every package's files.
 //
-//   node build/make_snapshot.mjs PYODIDE_DIR OUT_FILE [--package NAME ...] [--file SRC=DEST ...] [module ...]
+//   node build/make_snapshot.mjs PYODIDE_DIR OUT_FILE [--stdlib ZIP] [--package NAME ...] [--file SRC=DEST ...] [module ...]
 //   (packages in install order: dependencies first; --file writes SRC into Pyodide's file system
-//   at DEST before the imports, for a module the page writes there too, e.g. its runtime)
+//   at DEST before the imports, for a module the page writes there too, e.g. its runtime;
+//   --stdlib: the standard library's zip the page gives Pyodide, python_stdlib.zip by default:
+//   the snapshot holds zipimport's table of that file's entries, so the page must give the same)
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,6 +28,7 @@ const [dir, out, ...rest] = process.argv.slice(2);
 const option = (name) => rest.filter((a, i) => rest[i - 1] === name);
 const packages = option("--package");
 const files = option("--file").map((spec) => spec.split("="));
+const stdLibURL = option("--stdlib")[0];
 const modules = rest.filter((a, i) => !a.startsWith("--") && !rest[i - 1]?.startsWith("--"));
 if (!dir || !out) {
   console.error("usage: node build/make_snapshot.mjs PYODIDE_DIR OUT_FILE [--package NAME ...] [--file SRC=DEST ...] [module ...]");
@@ -33,7 +36,7 @@ if (!dir || !out) {
 }
 const indexURL = path.resolve(dir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true, ...(stdLibURL ? { stdLibURL: path.resolve(stdLibURL) } : {}) });
 const Module = pyodide._module;
 // Unpacked here rather than by loadPackage, which leaves JavaScript references that a snapshot
 // cannot hold ("Unexpected hiwire entry"). The build stores the wheels' entries uncompressed.
@@ -123,7 +126,7 @@ async function freshHeapAtRestore(bytes) {
     return M;
   };
   try {
-    await loadPyodide({ indexURL, packages: [], _loadSnapshot: bytes });
+    await loadPyodide({ indexURL, packages: [], _loadSnapshot: bytes, ...(stdLibURL ? { stdLibURL: path.resolve(stdLibURL) } : {}) });
   } catch (err) {
     if (!fresh) throw err;
   } finally {

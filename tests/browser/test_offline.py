@@ -114,7 +114,7 @@ def test_one_visit_then_offline_then_a_new_build(browser, site, as_playground):
         assert wheels == [], wheels
 
         site.stop()                                   # the network is gone
-        pg = open_tab(ctx, site.url)
+        pg = open_tab(ctx, site.url, allow=NOT_KEPT)
         assert pg.evaluate("self.crossOriginIsolated"), "the kept page lost its isolation headers"
         play = as_playground(pg)
         assert play.run() == "ok", play.console_text()
@@ -123,6 +123,9 @@ def test_one_visit_then_offline_then_a_new_build(browser, site, as_playground):
                       "    y = tf.reduce_sum(tf.exp(x) * x)\nprint('engine', t.gradient(y, x).numpy().round(3).tolist())\n")
         assert play.run() == "ok", play.console_text()
         assert "engine [5.437, 22.167]" in play.last_run_output(), play.last_run_output()
+        play.set_code("import xmlrpc.client\n")      # left out of the slim standard library, not kept
+        assert play.run() == "error"
+        assert "the full standard library was not kept for offline use" in play.console_text(), play.console_text()
         pg.close()
         pg = open_tab(ctx, site.url + "?example=training-loop", allow=NOT_KEPT)
         play = as_playground(pg)

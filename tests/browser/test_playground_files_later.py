@@ -4,6 +4,10 @@ written yet; a traceback through the engine shows its source lines; and nothing 
 Ready that the code did not ask for (no wheel at all for the default example)."""
 from __future__ import annotations
 
+import zipfile
+
+from conftest import DIST
+
 
 def test_a_first_run_imports_modules_the_snapshot_lacks(page, as_playground):
     """The very first run of a fresh page imports modules of NumPy, tapegrad and networkx that are
@@ -73,3 +77,26 @@ def test_a_traceback_through_the_engine_shows_its_source(page, as_playground):
                   "    print('engine frames', len(engine) > 0, all(f.line for f in engine))\n")
     assert play.run() == "ok", play.console_text()
     assert "engine frames True True" in play.last_run_output(), play.last_run_output()
+
+
+def test_a_module_the_slim_standard_library_left_out(page, as_playground):
+    """The page boots with python_stdlib_slim.zip (build/stdlib_kept.txt); a module it left out has
+    the full python_stdlib.zip fetched (web/python/_tapegrad_boot.py LeftOutStdlib), a submodule
+    of a kept package too (encodings)."""
+    (pdir,) = [p for p in DIST.glob("pyodide-*") if p.is_dir()]
+    with zipfile.ZipFile(pdir / "python_stdlib_slim.zip") as z:
+        slim = set(z.namelist())
+    assert "encodings/__init__.py" in slim and "xmlrpc/client.py" not in slim and "encodings/cp1252.py" not in slim
+    pg = page("?example=scalar-gradient")
+    play = as_playground(pg)
+    play.wait_ready()
+    play.set_code("import sys\n"
+                  "print('before', 'xmlrpc' in sys.modules)\n"
+                  "import xmlrpc.client\n"
+                  "print('full', xmlrpc.client.__file__.startswith('/lib/python312-full.zip/'), b'\\x80'.decode('cp1252'))\n")
+    assert play.run() == "ok", play.console_text()
+    out = play.last_run_output()
+    assert "before False" in out and "full True €" in out, out
+    play.set_code("import no_such_module_anywhere\n")   # not the standard library's: no download
+    assert play.run() == "error"
+    assert "No module named 'no_such_module_anywhere'" in play.console_text()

@@ -2,13 +2,32 @@
 
 Imported into the build's snapshot (build/make_snapshot.mjs), so the page calls it without
 compiling any Python: ``after_restore`` reseeds ``random`` (a snapshot freezes one interpreter
-state) and has the packages' files written on demand (``FilesOnDemand``).
+state), has the packages' files written on demand (``FilesOnDemand``) and the full standard
+library fetched when a program imports a module the page's slim one left out (``LeftOutStdlib``).
 """
+import json
 import linecache
+import os
 import random
 import sys
+import zipimport
 
 _files = None   # the FilesOnDemand of this page, once after_restore has run
+# The modules build/build_dist.py left out of the slim standard library (written there before the
+# snapshot's imports; read into the snapshot).
+LEFT_OUT_LIST = "/home/pyodide/_tapegrad_stdlib_left_out.json"
+FULL_STDLIB = "/lib/python312-full.zip"
+
+
+def _left_out():
+    try:
+        with open(LEFT_OUT_LIST) as f:
+            return frozenset(json.load(f))
+    except OSError:
+        return frozenset()
+
+
+LEFT_OUT = _left_out()
 
 
 class FilesOnDemand:
@@ -89,11 +108,36 @@ def kernel_files_wanted():
     return True
 
 
-def after_restore(ensure, names, site):
+class LeftOutStdlib:
+    """Last on ``sys.meta_path``: a module of the standard library that the page's slim zip left
+    out (``LEFT_OUT``) has the full zip fetched (``fetch_full(path)`` writes python_stdlib.zip
+    there), which then goes on ``sys.path``; offline, when the full zip was not kept, the import
+    fails saying so. Any other name is not this finder's business."""
+
+    def __init__(self, fetch_full):
+        self._fetch_full = fetch_full
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in LEFT_OUT:
+            return None
+        if not os.path.exists(FULL_STDLIB):
+            try:
+                self._fetch_full(FULL_STDLIB)
+            except Exception as e:
+                raise ModuleNotFoundError(f"No module named {name!r}: the page's standard library leaves it out, "
+                                          f"and the full one could not be fetched: {_message_of(e)}", name=name) from None
+            sys.path.append(FULL_STDLIB)
+        parent = name.rpartition(".")[0]   # a zipimporter finds a module by its last name, in its folder
+        return zipimport.zipimporter("/".join([FULL_STDLIB, *parent.split(".")]) if parent else FULL_STDLIB).find_spec(name)
+
+
+def after_restore(ensure, names, site, fetch_full=None):
     global _files
     random.seed()
     _files = FilesOnDemand(ensure, names, site)
     sys.meta_path.insert(0, _files)
+    if fetch_full is not None and LEFT_OUT:
+        sys.meta_path.append(LeftOutStdlib(fetch_full))
     if not getattr(linecache.updatecache, "_writes_files", False):
         linecache.updatecache = _updatecache_writing_files(linecache.updatecache)
         linecache.updatecache._writes_files = True

@@ -131,8 +131,9 @@ async function installAll(pyodide, pending, marks) {
 function startEarly(indexURL, marks, compiled) {
   const url = indexURL + "pyodide.asm.wasm";
   const early = new Map();
-  for (const name of ["pyodide-lock.json", "python_stdlib.zip"]) {
-    const response = fetch(indexURL + name);
+  // Pyodide's request for the standard library gets the slim one the snapshot was taken with.
+  for (const [name, file] of [["pyodide-lock.json", "pyodide-lock.json"], ["python_stdlib.zip", STDLIB_SLIM]]) {
+    const response = fetch(indexURL + file);
     response.catch(() => {});
     early.set(indexURL + name, response);
   }
@@ -148,8 +149,9 @@ function startEarly(indexURL, marks, compiled) {
       if (key === url) return Promise.resolve(new Response(new ArrayBuffer(0)));
       const response = early.get(key);
       if (response) {
-        early.delete(key);   // each early response is handed out once
-        return response.catch(() => realFetch.call(self, input, init));
+        early.delete(key);   // each early response is handed out once; a failed one is asked for again
+        return response.then((r) => (r.ok ? r : realFetch.call(self, input, init)),
+                             () => realFetch.call(self, input, init));
       }
       return realFetch.call(self, input, init);
     };
@@ -172,7 +174,9 @@ function startEarly(indexURL, marks, compiled) {
       WebAssembly.instantiateStreaming = realInstantiate;
     }
   }
-  return { during, lock, compiled };
+  // A plain start (the snapshot not used) takes Pyodide's own standard library, the full one.
+  const plainStart = () => early.delete(indexURL + "python_stdlib.zip");
+  return { during, lock, compiled, plainStart };
 }
 
 /**
@@ -225,6 +229,10 @@ del _finder
 // A build file the service worker did not keep for offline use, asked for with the network off,
 // is answered 503 with this header (web/src/offline/service-worker.js).
 export const NOT_KEPT_HEADER = "x-tapegrad-offline";
+// The standard library the snapshot was taken with: python_stdlib.zip without the modules nothing
+// the page runs imports (build/build_dist.py STDLIB_SLIM); the full one is fetched when a program
+// imports one of those (web/python/_tapegrad_boot.py LeftOutStdlib).
+export const STDLIB_SLIM = "python_stdlib_slim.zip";
 
 /** A wheel's bytes, downloaded synchronously (a worker may): Python needs its files now. Throws
  * an error naming `name` and why (offline: not kept for offline use). */
@@ -239,7 +247,7 @@ function downloadNow(url, name) {
   }
   if (xhr.getResponseHeader(NOT_KEPT_HEADER) === "not-kept") {
     throw new Error(`${name} was not kept for offline use, and this page is offline ("Keep for offline use" ` +
-                    "in the menu keeps every package, online)");
+                    "in the menu keeps everything, online)");
   }
   if (xhr.status !== 200) throw new Error(`the files of ${name} could not be downloaded (${url}: HTTP ${xhr.status})`);
   return new Uint8Array(xhr.response);
@@ -277,9 +285,15 @@ function filesOnDemand(pyodide, lock, names, indexURL, marks) {
   }
   // web/python/_tapegrad_boot.py, imported in the snapshot: reseeds random, and has ensure called
   // on the first import, source line or kernel library that needs a package's files.
+  // The full standard library, for a module the slim one left out: written to `path`.
+  const fetchFull = (path) => {
+    const t0 = performance.now();
+    pyodide.FS.writeFile(path, downloadNow(indexURL + "python_stdlib.zip", "the full standard library"));
+    marks.downloadOnDemandMs = (marks.downloadOnDemandMs ?? 0) + performance.now() - t0;
+  };
   const boot = pyodide.pyimport("_tapegrad_boot");
   const importNames = pyodide.toPy([...byImport.keys()]);
-  boot.after_restore(ensure, importNames, pyodide._api.sitepackages);
+  boot.after_restore(ensure, importNames, pyodide._api.sitepackages, fetchFull);
   importNames.destroy();
   boot.destroy();
   for (const name of names) pyodide.loadedPackages[name] = "default channel";   // never through loadPackage
@@ -360,6 +374,7 @@ async function startInterpreter({ indexURL, started, cache, marks, onStep }) {
     if (cache.hits.length) await cache.forget();   // the next visit downloads them again
     onStep("Starting Python");
     snapshotUsed = false;
+    early.plainStart();
     pyodide = await early.during(() => self.loadPyodide({ indexURL, packages: [] }));
   }
   marks.interpreter = performance.now();

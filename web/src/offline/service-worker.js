@@ -11,7 +11,7 @@
 //   a later request fetches through it is kept as it passes (an example that imported networkx
 //   online works offline after).
 // - The other wheels (matplotlib and its dependencies, the packages' files the visit never
-//   needed) are kept only when the user asks: "Keep for offline use" in the page's menu, or the
+//   needed) and the full standard library are kept only when the user asks: "Keep for offline use" in the page's menu, or the
 //   page opened with ?offline=all (the page posts "keep-all"). A cache that holds them all says so
 //   (KEEP_ALL), and the next build's worker keeps them all too.
 // - Online, every request goes to the network as before (the HTTP cache and the server's
@@ -30,7 +30,9 @@ const KEEP_ALL = new URL("__tapegrad_keep_all__", SCOPE).href;   // a marker ent
 const NOT_KEPT = "x-tapegrad-offline";                             // web/src/pyodide-boot.js NOT_KEPT_HEADER
 const PARALLEL = 4;
 const FILES = OFFLINE.files.map((file) => new URL(file, SCOPE).href);
-const ON_REQUEST = (url) => url.endsWith(".whl");                  // kept as used, or when asked
+// Kept as used, or when asked: the wheels, and the full standard library (the page boots with the
+// slim one, python_stdlib_slim.zip, and fetches this only for a module that one left out).
+const ON_REQUEST = (url) => url.endsWith(".whl") || url.endsWith("/python_stdlib.zip");
 const BUILD_FILES = new Set(FILES);
 
 self.addEventListener("install", (event) => {
