@@ -12,7 +12,7 @@ if_stale=0
 target=${1:?usage: build.sh native|wasm OUT_DIR}
 out=${2:?usage: build.sh native|wasm OUT_DIR}
 mkdir -p "$out"
-SOURCES=(gemm.c elementwise.c reduce.c fused.c)
+SOURCES=(gemm.c elementwise.c reduce.c fused.c windows.c)
 # Elementwise results must match NumPy's bit for bit: no contraction of a*b+c into an FMA.
 # --if-stale: nothing to do when the outputs are newer than every source, header and this script,
 # and were built with the same compiler and flags (recorded in OUT_DIR/.build-<target>.stamp).

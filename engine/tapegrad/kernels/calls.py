@@ -373,3 +373,79 @@ def adam(lib, w, g, m, v, b1c, b2c, alpha, eps):
     lib.fn("tg_adam", dtype)(w.size, _ptr(w), _ptr(g), _ptr(m), _ptr(v), _ptr(out), b1c, b2c,
                              alpha, eps)
     return out
+
+
+# --------------------------------------------------------------------------- windows (NHWC)
+
+_geometries = {}
+
+
+def _geometry(shape, ksize, strides, dilations, pads, out_hw):
+    """The 14 integers the window kernels take (windows.c), kept per geometry (training repeats
+    a few)."""
+    key = (shape, ksize, strides, dilations, pads, out_hw)
+    geo = _geometries.get(key)
+    if geo is None:
+        if len(_geometries) >= 64:
+            _geometries.clear()
+        geo = _geometries[key] = xp.array(
+            list(shape) + list(ksize) + list(strides) + list(dilations) + [pads[0][0], pads[1][0]]
+            + list(out_hw), dtype=xp.int64)
+    return geo
+
+
+def im2col(lib, x, ksize, strides, dilations, pads, out_hw, fill):
+    """Every window of the NHWC image ``x`` as (n, oh, ow, kh, kw, c); entries outside ``x`` are
+    ``fill``."""
+    dtype = _dtype(x)
+    if dtype is None or x.ndim != 4:
+        return None
+    cols = xp.empty((x.shape[0],) + tuple(out_hw) + tuple(ksize) + (x.shape[3],), x.dtype)
+    if cols.size:
+        lib.fn("tg_im2col", dtype)(_ptr(_geometry(x.shape, ksize, strides, dilations, pads, out_hw)),
+                                   _ptr(x), _ptr(cols), float(fill))
+    return cols
+
+
+def col2im(lib, cols, ksize, strides, dilations, pads, out_hw, in_hw):
+    """The windows ``cols`` (n, oh, ow, kh, kw, c) added back into an (n, h, w, c) image."""
+    dtype = _dtype(cols)
+    if dtype is None or cols.ndim != 6 or cols.shape[1:5] != tuple(out_hw) + tuple(ksize):
+        return None
+    shape = (cols.shape[0],) + tuple(in_hw) + (cols.shape[5],)
+    img = xp.empty(shape, cols.dtype)
+    if img.size:
+        lib.fn("tg_col2im", dtype)(_ptr(_geometry(shape, ksize, strides, dilations, pads, out_hw)),
+                                   _ptr(cols), _ptr(img))
+    return img
+
+
+def max_pool(lib, x, ksize, strides, dilations, pads, out_hw):
+    """``(out, idx)``: each window's first maximum (NaN the largest) and its flat index into
+    ``x`` (int64), or None, also when a maximum lies in the padding (NumPy's index for it points
+    outside the window, which NumPy then reproduces)."""
+    dtype = _dtype(x)
+    if dtype is None or x.ndim != 4 or not x.size:
+        return None
+    shape = (x.shape[0],) + tuple(out_hw) + (x.shape[3],)
+    out, idx = xp.empty(shape, x.dtype), xp.empty(shape, xp.int64)
+    if out.size and lib.fn("tg_max_pool", dtype)(
+            _ptr(_geometry(x.shape, ksize, strides, dilations, pads, out_hw)), _ptr(x), _ptr(out),
+            _ptr(idx)):
+        return None
+    return out, idx
+
+
+def max_pool_grad(lib, idx, g, shape, apart):
+    """An array of ``shape`` with ``g`` added at the flat positions ``idx`` (int64, g's shape):
+    stored (``apart``: no position twice) or summed in double as NumPy's bincount."""
+    dtype = _dtype(g)
+    if dtype is None or not isinstance(idx, xp.ndarray) or idx.dtype != xp.int64 \
+            or not idx.flags.c_contiguous or idx.size != g.size:
+        return None
+    dx = xp.empty(shape, g.dtype)
+    acc = None if apart else (dx if dtype == "float64" else xp.empty(shape, xp.float64))
+    if dx.size and lib.fn("tg_max_pool_grad", dtype)(
+            g.size, _ptr(idx), _ptr(g), dx.size, _ptr(dx), None if acc is None else _ptr(acc)):
+        return None
+    return dx

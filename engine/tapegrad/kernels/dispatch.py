@@ -303,3 +303,36 @@ def softmax_xent_grad(logits, labels, g):
     if limit is None or not _state["on"] or logits.size < limit:
         return None
     return _run(calls.softmax_xent_grad, logits, labels, g)
+
+
+# The window ops of 2-D convolution and pooling (calls.im2col and the rest): the kernels' results
+# are NumPy's bit for bit, so they are used from the "windows" size on (elements of the larger
+# array), and each returns None below it, when off, or when the arrays do not fit.
+def _windows(size):
+    limit = _limit("windows")
+    return limit is not None and _state["on"] and size >= limit
+
+
+def im2col(x, ksize, strides, dilations, pads, out_hw, fill):
+    if not _windows(x.size * ksize[0] * ksize[1]):
+        return None
+    return _run(calls.im2col, x, ksize, strides, dilations, pads, out_hw, fill)
+
+
+def col2im(cols, ksize, strides, dilations, pads, out_hw, in_hw):
+    if not _windows(cols.size):
+        return None
+    return _run(calls.col2im, cols, ksize, strides, dilations, pads, out_hw, in_hw)
+
+
+def max_pool(x, ksize, strides, dilations, pads, out_hw):
+    """``(out, idx)`` of max pooling, or None."""
+    if not _windows(x.size):
+        return None
+    return _run(calls.max_pool, x, ksize, strides, dilations, pads, out_hw)
+
+
+def max_pool_grad(idx, g, shape, apart):
+    if not _windows(g.size):
+        return None
+    return _run(calls.max_pool_grad, idx, g, shape, apart)

@@ -41,6 +41,10 @@ SIGNATURES = {  # name (without the _f32/_f64 suffix): (restype, argtypes)
     "tg_sparse_xent_grad": (None, [_N, _N, _P, _P, _P, _P]),
     "tg_sgd_momentum": (None, [_N, _P, _P, _P, _P, _D, _D, _I]),
     "tg_adam": (None, [_N, _P, _P, _P, _P, _P, _D, _D, _D, _D]),
+    "tg_im2col": (None, [_P, _P, _P, _D]),
+    "tg_col2im": (None, [_P, _P, _P]),
+    "tg_max_pool": (_N, [_P, _P, _P, _P]),
+    "tg_max_pool_grad": (_I, [_N, _P, _P, _N, _P, _P]),
 }
 
 

@@ -23,6 +23,8 @@ NATIVE = {
     "fused_exp": None,     # softplus backward: NumPy's SIMD exp is about as fast (1.2-1.4x)
     "softmax_xent": 1024,  # elements of the logits (backward of SoftmaxCrossEntropyWithLogits)
     "optimizer": 1024,
+    "windows": 4096,       # Im2Col/Col2Im and max pooling (conv_ops.py): one pass in C instead
+                           # of one NumPy call per window entry (or a strided copy)
 }
 
 PYODIDE = {
@@ -35,6 +37,7 @@ PYODIDE = {
     "fused_exp": 8192,     # NumPy's exp there is scalar libm: the kernel is 6-10x faster
     "softmax_xent": 256,
     "optimizer": 1024,
+    "windows": 4096,
 }
 
 

@@ -63,6 +63,9 @@ _sliding_windows = getattr(getattr(getattr(xp, "lib", None), "stride_tricks", No
 
 
 def _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=0):
+    cols = kernels.im2col(x, ksize, strides, dilations, pads, out_hw, fill)
+    if cols is not None:
+        return cols
     padded = xp.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=fill) \
         if any(pads[0]) or any(pads[1]) else x
     (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
@@ -83,6 +86,9 @@ def _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=0):
 
 
 def _col2im_impl(cols, ksize, strides, dilations, pads, out_hw, in_hw):
+    img = kernels.col2im(cols, ksize, strides, dilations, pads, out_hw, in_hw)
+    if img is not None:
+        return img
     (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
     h, w = in_hw
     n, c = cols.shape[0], cols.shape[5]
@@ -306,21 +312,38 @@ def _first_max(x, ksize, strides, dilations, pads, out_hw, in_hw):
     return _window_base(x.shape, strides, pads, out_hw) + step.take(k)
 
 
+def _given_index(x, a):
+    """The positions the forward found for ``x``, when its rule passes them on, else None."""
+    given = getattr(_given, "winners", None)
+    if given is not None and given[0] is x and given[1] == _window_key(a):
+        return given[2]
+    return None
+
+
+def _found(x, a):
+    """``(maxima or None, index)``: from the kernel (both at once) where it takes ``x``, else
+    NumPy's running comparison, or its search where ``x`` has a NaN."""
+    found = kernels.max_pool(x, a["ksize"], a["strides"], a["dilations"], a["pads"], a["out_hw"])
+    if found is not None:
+        return found
+    idx = _first_max(x, **a)
+    return None, _searched_index(x, **a) if idx is None else idx
+
+
 def _argmax_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
     """For each output entry, the flat index into ``x`` of its window's first maximum: the
     positions the forward found, when its rule passes them on, else searched."""
-    given = getattr(_given, "winners", None)
     a = {"ksize": ksize, "strides": strides, "dilations": dilations, "pads": pads,
          "out_hw": out_hw, "in_hw": in_hw}
-    if given is not None and given[0] is x and given[1] == _window_key(a):
-        return given[2]
-    idx = _first_max(x, **a)
-    return _searched_index(x, **a) if idx is None else idx
+    idx = _given_index(x, a)
+    return _found(x, a)[1] if idx is None else idx
 
 
 def _max_pool_impl(x, **a):
-    idx = _argmax_index(x, **a)
-    out = x.reshape(-1).take(idx)
+    idx = _given_index(x, a)
+    out, idx = _found(x, a) if idx is None else (None, idx)
+    if out is None:
+        out = x.reshape(-1).take(idx)
     if anywhere:
         _keep_winners(out, x, idx)
     return out
@@ -333,7 +356,11 @@ def _take_at_max(x, t, **a):
 def _scatter_to_max(x, g, **a):
     idx = _argmax_index(x, **a).reshape(-1)
     (kh, kw), (sh, sw), pads = a["ksize"], a["strides"], a["pads"]
-    if g.dtype.kind == "f" and sh >= kh and sw >= kw and not any(pads[0]) and not any(pads[1]):
+    apart = sh >= kh and sw >= kw and not any(pads[0]) and not any(pads[1])
+    dx = kernels.max_pool_grad(idx, g, x.shape, apart)
+    if dx is not None:
+        return dx
+    if g.dtype.kind == "f" and apart:
         # Windows apart: each entry wins at most once, so the sum is one store (+ 0 makes a
         # -0.0 gradient 0.0, as the sum from zero does).
         dx = xp.zeros(x.size, g.dtype)
