@@ -13,7 +13,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad.graph import capture
-from tapegrad.graph.compact import compact, expand
+from tapegrad.graph.compact import box_members, box_view, compact, expand
 from tapegrad.graph.export import to_json
 from tapegrad.graph.svg import to_svg
 
@@ -269,9 +269,109 @@ def test_the_workers_warm_up_exports_a_big_tape_and_its_preview(monkeypatch):
     from test_web_examples import runtime   # the playground's runtime, imported from web/python
     import tapegrad.graph.export as export
     graph = importlib.import_module(runtime.__name__ + ".graph")
-    written = []
+    import tapegrad.graph.compact as compact_module
+    written, boxed = [], []
     monkeypatch.setattr(export, "to_json", lambda doc: written.append(doc) or "")
+    real = compact_module.box_view
+    monkeypatch.setattr(compact_module, "box_view",
+                        lambda doc, preview: boxed.append((doc, preview)) or real(doc, preview))
     assert graph.warm_up(ops=600) is None
-    preview, whole = written
-    assert preview["preview"] and whole["layout"]["collapsed"]
+    # the preview written first, then the page's box view made of the whole document
+    [preview] = written
+    [(whole, given)] = boxed
+    assert given is preview and preview["preview"] and whole["layout"]["collapsed"]
     assert whole["summarized"]["nodes"] == 3 * 600 + 1
+    assert graph.kept["doc"] is None       # thrown away
+
+
+def _keras_free_loop(ops):
+    """A tape whose ops fall into several boxes: a chain, a sum and a product under name scopes,
+    recorded by a persistent tape with one gradient call per source."""
+    with capture() as cap:
+        x = tf.Variable(np.ones(3, np.float32), name="x")
+        w = tf.Variable(2.0, name="w")
+        with tf.GradientTape(persistent=True) as tape:
+            y = x
+            with tf.name_scope("chain"):
+                for _ in range(ops):
+                    y = y * 1.0001
+            with tf.name_scope("head"):
+                loss = tf.reduce_sum(y) * w
+        tape.gradient(loss, x)
+        tape.gradient(loss, w)
+    return cap
+
+
+def test_a_big_tapes_box_view_has_the_boxes_steps():
+    """The page's document of a big tape (docs/graph-json.md, "The box view"): the preview's
+    drawing with each tape's steps as runs of one box's ops; replaying them lights the same boxes
+    and edges as the whole document's events, and their counts add up to its steps."""
+    cap = _keras_free_loop(400)
+    previews = []
+    doc = cap.to_dict(max_nodes=300, preview=previews.append)
+    [preview] = previews
+    view = box_view(doc, preview)
+    text = json.dumps(view, allow_nan=False)
+    assert len(text) < 20_000 and view["boxes"] is True and "preview" not in view
+    assert {k: v for k, v in view.items() if k not in ("tapes", "boxes")} == \
+        {k: v for k, v in preview.items() if k not in ("tapes", "preview")}
+    full = expand(doc)
+    box_of = {m: g["id"] for g in full["groups"] for m in g["nodes"]}
+    drawn = {n["id"] for n in preview["nodes"]}
+    item = lambda i: box_of.get(i, i if i in drawn else None)     # noqa: E731
+    edges = {(a, b) for a, b, *_ in preview["layout"]["edges"]}
+    for whole, boxed in zip(full["tapes"], view["tapes"]):
+        assert sum(s["count"] for s in boxed["forward"]) == len(whole["forward"])
+        runs = [item(s["op"]) for s in whole["forward"]]
+        assert [s["op"] for s in boxed["forward"]] == [r for k, r in enumerate(runs) if k == 0 or runs[k - 1] != r]
+        assert len(whole["gradients"]) == len(boxed["gradients"]) == 2
+        for wc, bc in zip(whole["gradients"], boxed["gradients"]):
+            assert sum(e["count"] for e in bc["events"]) == len(wc["events"])
+            assert [r["node"] for r in bc["results"]] == [item(r["node"]) for r in wc["results"]]
+            assert [t["node"] for t in bc["targets"]] == [item(t["node"]) for t in wc["targets"]]
+            sent = {(item(c["to"]), item(e["op"])) for e in wc["events"] for c in e["contributions"]
+                    if not c.get("pruned") and item(c["to"]) != item(e["op"])}
+            assert {(c["to"], e["op"]) for e in bc["events"] for c in e["contributions"]
+                    if not c.get("pruned")} == sent
+            assert sent <= edges            # every step lights a drawn edge
+    assert len(view["groups"]) >= 2
+
+
+def test_a_box_lists_its_members_in_pages():
+    cap = _keras_free_loop(400)
+    doc = cap.to_dict(max_nodes=300)
+    full = expand(doc)
+    group = max(full["groups"], key=lambda g: len(g["nodes"]))
+    first = box_members(doc, group["id"], 0, 50)
+    later = box_members(doc, group["id"], 50, 1000)
+    assert first["total"] == later["total"] == len(group["nodes"]) > 1000 // 2
+    ids = [m["id"] for m in first["members"] + later["members"]]
+    assert ids == group["nodes"][:1050]
+    nodes = {n["id"]: n for n in full["nodes"]}
+    for m in first["members"]:
+        n = nodes[m["id"]]
+        assert m["kind"] == n["kind"] and m.get("op") == n.get("op") and m.get("line") == n.get("line")
+        assert m.get("shape") == (n.get("value") or {}).get("shape")
+    assert box_members(doc, "u:nope")["total"] == -1
+
+
+def test_the_playground_sends_a_big_tapes_box_view_and_lists_its_boxes():
+    """playground_runtime.graph: a big tape's "graph" message is its box view (the whole
+    document stays in the worker, which lists a box's members); a small tape's is whole."""
+    import importlib
+
+    from test_web_examples import runtime
+    graph = importlib.import_module(runtime.__name__ + ".graph")
+    sent = []
+    graph.send_graph(lambda kind, text: sent.append((kind, json.loads(text))), _keras_free_loop(700))
+    kinds = [k for k, _ in sent]
+    assert kinds[:2] == ["graph-preview", "graph"]
+    doc = sent[1][1]
+    assert doc["boxes"] and doc["version"] == 1 and doc["tapes"][0]["gradients"]
+    box = doc["groups"][0]["id"]
+    listed = json.loads(graph.graph_members(box, 0, 10))
+    assert listed["total"] > 10 and len(listed["members"]) == 10
+    sent.clear()
+    graph.send_graph(lambda kind, text: sent.append((kind, json.loads(text))), _keras_free_loop(3))
+    assert [k for k, _ in sent] == ["graph"] and "boxes" not in sent[0][1]
+    assert json.loads(graph.graph_members(box))["total"] == -1

@@ -21,6 +21,9 @@ export const MESSAGES = {
       + "the notebook's cells share (\"fresh\": a new one), web/src/notebook/" },
   files: { from: "page", fields: ["files"],
     about: "stored weights [{path, data (base64)}], written into Python's files before a run" },
+  "graph-members": { from: "page", fields: ["id", "group", "start?", "count?"],
+    about: "the members of a big tape's box (docs/graph-json.md, \"The box view\"): the last run's "
+      + "whole graph stays in the worker; answered by \"graph-group\" with the same id" },
 
   // worker -> page
   progress: { from: "worker", fields: ["step", "total", "text"], about: "a boot step" },
@@ -35,6 +38,9 @@ export const MESSAGES = {
   msg: { from: "worker", fields: ["kind", "payload"], about: "a message of the Python runtime: a \"python\" kind below" },
   "csp-violation": { from: "worker", fields: ["text"],
     about: "something the worker's Content-Security-Policy blocked (the page cannot see its events)" },
+  "graph-group": { from: "worker", fields: ["id", "payload"],
+    about: "the answer to \"graph-members\": payload, a JSON string {group, total, start, members} "
+      + "(total -1: the worker no longer holds that graph; playground_runtime/graph.py)" },
   done: { from: "worker", fields: ["status"],
     about: "the run ended: {ok, error: {type, line, message} | null, interrupted, stopped?, gradients, "
       + "gradients_omitted} (gradients: the run's named gradients, docs/scripting.md)" },

@@ -4,6 +4,7 @@
 // they hand over, in their editor (the page's starts as a plain textarea, page-editor.js; the
 // element's is CodeMirror at once, editor.js) and in what Run and Stop do around the run itself.
 import { createGraphPanel } from "./graph/index.js";
+import { membersLoader } from "./graph/members.js";
 import { createConsole } from "./console.js";
 import { createPlots } from "./plots.js";
 import { runCode } from "./run-code.js";
@@ -24,7 +25,9 @@ export function assemblePlayground(boxes, { editor, onRun, onStop, onGraph }) {
   const output = createConsole(boxes.console, { onGoToLine: (line) => editor.goToLine(line),
                                                 onHighlightLine: (line) => editor.highlightLine(line) });
   const plots = createPlots(boxes.plot);
-  const panel = createGraphPanel(boxes.graph, { onHighlightLine: (line) => editor.highlightLine(line) });
+  let runner = null;      // the last run's: its worker lists a big tape's box members
+  const panel = createGraphPanel(boxes.graph, { onHighlightLine: (line) => editor.highlightLine(line),
+    loadMembers: membersLoader(() => runner?.worker ?? null) });
   const graph = {
     clear() {
       panel.clear();
@@ -44,5 +47,5 @@ export function assemblePlayground(boxes, { editor, onRun, onStop, onGraph }) {
   boxes.run.addEventListener("click", () => onRun());
   boxes.stop.addEventListener("click", () => onStop());
   const parts = { editor, output, plots, graph };
-  return { ...parts, setStatus, run: (runner, number) => runCode({ runner, ...parts }, number) };
+  return { ...parts, setStatus, run: (r, number) => runCode({ runner: (runner = r), ...parts }, number) };
 }

@@ -224,7 +224,21 @@ const receive = handlerOf("page", {
   "boot-download": (m) => fromPage?.take(m),
   run: (m) => run(m.code, m.notebook ?? null),
   files: (m) => writeFiles(m.files),
+  "graph-members": (m) => graphMembers(m),
 });
+
+// A box's members of the last big tape's graph, which the page holds as boxes only.
+function graphMembers({ id, group, start = 0, count = null }) {
+  let payload;
+  try {
+    const graph = pyodide.pyimport("playground_runtime.graph");
+    payload = graph.graph_members(group, start, count);
+    graph.destroy();
+  } catch (err) {
+    payload = JSON.stringify({ group, total: -1, start, members: [], error: String(err) });
+  }
+  toPage("graph-group", { id, payload });
+}
 self.onmessage = (ev) => receive(ev.data);
 
 /** The Python runtime's package (web/python/playground_runtime/), where Python imports it from. */

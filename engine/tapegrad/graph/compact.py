@@ -12,6 +12,8 @@ groups and tapes; the page decodes it once, in web/src/graph/compact.js.
 True
 """
 VERSION = 2
+from ..backend import host as np
+
 KINDS = ("variable", "watched", "constant", "op", "tensor")
 PREFIX = {"variable": "v", "op": "o"}           # the id's letter; the other kinds are "t"
 WHERE = ("file", "line", "function")
@@ -395,3 +397,125 @@ def expand_call(call, tables, ids):
                               "upstream": values[up], "contributions": contributions,
                               "line": line})
     return out
+
+
+# -- a big tape's box view: its collapsed view with the steps of its boxes -----------------------
+MEMBERS_PAGE = 200     # members of a box sent per request (box_members)
+
+
+def box_view(doc, preview):
+    """The document the page holds of a big tape (docs/graph-json.md, "The box view"): its
+    collapsed view ``preview`` (``preview_doc``'s, made from the compact document ``doc``) with
+    each tape's forward stream and backward events at the level of what is drawn: consecutive
+    steps whose op lies in one box are one step of that box (``"count"``: how many), and an event
+    sends its gradients along the drawn edges into the box. Its members stay with ``doc``
+    (``box_members``); its size is the boxes', not the tape's."""
+    items = _items_of_rows(doc, preview)
+    tapes = [{**meta, "forward": _box_forward(t["forward"], items),
+              "gradients": [_box_call(c, items) for c in t["gradients"]]}
+             for meta, t in zip(preview["tapes"], doc["tapes"])]
+    out = {k: v for k, v in preview.items() if k != "preview"}
+    out["tapes"] = tapes
+    out["boxes"] = True
+    return out
+
+
+def _items_of_rows(doc, preview):
+    """Each row's drawn item as a number (-1: none) and the items' ids: the boxes', then the
+    nodes' drawn on their own."""
+    names = [g["id"] for g in doc["groups"]]
+    item = np.full(len(doc["nodes"]["id"]), -1, dtype=np.int64)
+    for k, g in enumerate(doc["groups"]):
+        item[np.asarray(g["nodes"], dtype=np.int64)] = k
+    placed = [i for i, f in enumerate(doc["tables"]["fields"]) if f[1] is not None]
+    rows = np.flatnonzero(np.isin(np.asarray(doc["nodes"]["fields"]), placed)).tolist()
+    ids = node_ids({"id": [doc["nodes"]["id"][r] for r in rows],
+                    "fields": [doc["nodes"]["fields"][r] for r in rows]}, doc["tables"])
+    drawn = {n["id"] for n in preview["nodes"]}
+    for row, i in zip(rows, ids):
+        if item[row] < 0 and i in drawn:
+            item[row] = len(names)
+            names.append(i)
+    return item, names
+
+
+def _runs(keys):
+    """The start of each run of equal consecutive keys (an array), and the run of each key."""
+    change = np.ones(len(keys), dtype=bool)
+    change[1:] = keys[1:] != keys[:-1]
+    return np.flatnonzero(change), np.cumsum(change) - 1
+
+
+def _box_forward(fwd, items):
+    item, names = items
+    ops = item[np.asarray(fwd["op"], dtype=np.int64)]
+    starts, _ = _runs(ops)
+    ends = np.append(starts[1:], len(ops))
+    return [{"step": k, "op": names[ops[a]], "output": names[ops[a]], "record": fwd["record"][a],
+             "line": fwd["line"][a], "count": int(b - a)}
+            for k, (a, b) in enumerate(zip(starts.tolist(), ends.tolist()))]
+
+
+def _box_call(call, items):
+    """A gradient call's events as steps of the drawn items; targets, results and unvisited
+    ops named by their drawn item."""
+    item, names = items
+    ev = call["events"]
+    ops = item[np.asarray(ev["op"], dtype=np.int64)]
+    starts, run_of = _runs(ops)
+    ends = np.append(starts[1:], len(ops))
+    flat = np.asarray(ev["contributions"], dtype=np.int64).reshape(-1, 4)
+    run = np.repeat(run_of, np.asarray(ev["parts"], dtype=np.int64))
+    to = np.where(flat[:, 0] >= 0, item[np.maximum(flat[:, 0], 0)], -1)
+    keep = (to >= 0) & (to != ops[starts[run]] if len(run) else to >= 0)
+    sent = [{} for _ in starts]             # per run: drawn item -> codes of what it was sent
+    for r, t, code in set(zip(run[keep].tolist(), to[keep].tolist(), flat[keep, 2].tolist())):
+        sent[r].setdefault(t, set()).add(code)
+    events = [{"step": k, "op": names[ops[a]], "output": names[ops[a]], "upstream": None,
+               "line": ev["line"][a], "count": int(b - a),
+               "contributions": [_box_contribution(names[t], c) for t, c in sorted(sent[k].items())]}
+              for k, (a, b) in enumerate(zip(starts.tolist(), ends.tolist()))]
+    ran = set(ops.tolist())
+    unvisited = {int(i) for i in item[np.asarray(call["unvisited"], dtype=np.int64)]} - ran - {-1}
+    return {**call, "events": events,
+            "targets": [{**t, "node": _item(items, t["node"])} for t in call["targets"]],
+            "results": [{**r, "node": _item(items, r["node"])} for r in call["results"]],
+            "unvisited": [names[i] for i in sorted(unvisited)]}
+
+
+def _item(items, row):
+    item, names = items
+    return None if row < 0 or item[row] < 0 else names[item[row]]
+
+
+def _box_contribution(to, codes):
+    """What a run of events sent one drawn item: pruned or None only when all of it was."""
+    if codes <= {2}:
+        return {"to": to, "index": 0, "pruned": True}
+    if codes <= {3}:
+        return {"to": to, "index": 0, "none": True}
+    return {"to": to, "index": 0, "value": None, "summed": 1 in codes}
+
+
+def box_members(doc, group, start=0, count=MEMBERS_PAGE):
+    """Members ``start`` to ``start + count`` of the box ``group`` of the compact document ``doc``
+    (the page asks for them when a box is opened): ``{"group", "total", "start", "members"}``,
+    each member ``{"id", "kind", "label", "op", "shape", "dtype", "line"}`` (absent fields left
+    out); ``total`` is -1 for a group the document does not have."""
+    box = next((g for g in doc["groups"] if g["id"] == group), None)
+    if box is None:
+        return {"group": group, "total": -1, "start": start, "members": []}
+    rows = box["nodes"][start:start + count]
+    tables, cols = doc["tables"], doc["nodes"]
+    ids = {}
+    for row in rows:
+        i = cols["id"][row]
+        kind = KINDS[tables["fields"][cols["fields"][row]][0]]
+        ids[row] = i if isinstance(i, str) else PREFIX.get(kind, "t") + str(i)
+    members = []
+    for n in expand_nodes(cols, tables, ids, rows):
+        value = n.get("value") or {}
+        m = {"id": n["id"], "kind": n["kind"], "label": n.get("label"), "op": n.get("op"),
+             "shape": value.get("shape"), "dtype": value.get("dtype"), "line": n.get("line")}
+        members.append({k: v for k, v in m.items() if v is not None})
+    return {"group": group, "total": len(box["nodes"]), "start": start, "members": members}

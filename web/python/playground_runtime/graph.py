@@ -51,7 +51,10 @@ def send_graph(send, capture, values=()):
     from tapegrad.graph.export import to_json
     from tapegrad.graph.function_view import traced_functions
 
+    previews = []
+
     def preview(doc):     # a big tape's collapsed view, drawn while the rest is exported
+        previews.append(doc)
         send(GRAPH_PREVIEW, to_json(doc))
     step = representative_step(capture, preview)
     if step is None:
@@ -62,10 +65,39 @@ def send_graph(send, capture, values=()):
         doc = step                 # (a fit usually has none: no export of every step)
     sent = step if step is not None else doc
     functions = traced_functions(list(values))
-    send(GRAPH, to_json({**sent, "functions": functions} if functions else sent))
+    send(GRAPH, page_document(sent, previews[-1] if previews else None, functions))
     nones = none_explanations(doc)
     if nones:
         send(NONES, json.dumps({"items": nones}))
+
+
+# The last big tape's whole document (compact form): the page holds its box view only and asks
+# for a box's members (graph_members) when the box is opened.
+kept = {"doc": None}
+
+
+def page_document(doc, preview, functions=None):
+    """The JSON text of the "graph" message for ``doc``: a big tape's (one with a ``preview``) is
+    its box view (docs/graph-json.md, "The box view"), its whole document kept here for
+    ``graph_members``; any other document is sent whole."""
+    from tapegrad.graph.compact import box_view
+    from tapegrad.graph.export import to_json
+    extra = {"functions": functions} if functions else {}
+    if preview is None or doc.get("version") != 2 or not doc.get("layout", {}).get("collapsed"):
+        kept["doc"] = None
+        return to_json({**doc, **extra})
+    kept["doc"] = doc
+    return json.dumps({**box_view(doc, preview), **extra}, allow_nan=False, separators=(",", ":"))
+
+
+def graph_members(group, start=0, count=None):
+    """Members of box ``group`` of the last big tape's graph, as JSON text
+    (``tapegrad.graph.compact.box_members``; ``total`` -1 when that graph is not kept)."""
+    from tapegrad.graph.compact import MEMBERS_PAGE, box_members
+    count = MEMBERS_PAGE if count is None else int(count)
+    if kept["doc"] is None:
+        return json.dumps({"group": group, "total": -1, "start": start, "members": []})
+    return json.dumps(box_members(kept["doc"], group, int(start), count), allow_nan=False)
 
 
 def warm_up(ops=2000):
@@ -84,7 +116,13 @@ def warm_up(ops=2000):
             for _ in range(ops):
                 y = y * 1.0001
         tape.gradient(y, x)
-    to_json(cap.to_dict(preview=to_json))
+    previews = []
+
+    def preview(doc):
+        previews.append(doc)
+        to_json(doc)
+    page_document(cap.to_dict(preview=preview), previews[-1] if previews else None)
+    kept["doc"] = None
 
 
 def any_none(capture):

@@ -4,6 +4,7 @@
 import { edgeKey } from "./model.js";
 import { StepState } from "./state.js";
 import { addData, formatData, shortValue } from "./format.js";
+import { drawable, stepName } from "./forward.js";
 
 export function backwardLength(call) {
   return call.events.length;
@@ -162,13 +163,16 @@ function markStep(state, model, call, position) {
   state.node(ev.op, "tg-graph-current");
   state.edge(edgeKey(ev.op, ev.output), "tg-graph-current");
   for (const c of ev.contributions || []) if (!c.pruned) state.edge(edgeKey(c.to, ev.op), "tg-graph-current");
-  state.focus = model.nodes.has(ev.op) ? ev.op : null;
+  state.focus = drawable(model, ev.op) ? ev.op : null;
   state.line = ev.line ?? null;
-  const op = model.nodes.get(ev.op);
   const sent = (ev.contributions || []).filter((c) => !c.pruned && !c.none).length;
-  state.caption = `step ${position} of ${total}: ${op ? op.label : "a folded op"} received ` +
-    `${shortValue(ev.upstream)} and sent ${sent} gradient${sent === 1 ? "" : "s"} back` +
-    (ev.line != null ? ` (line ${ev.line})` : "");
+  const line = ev.line != null ? ` (line ${ev.line})` : "";
+  // (a big tape's box view: a step is a run of the box's ops, its gradients sent along drawn edges)
+  state.caption = ev.count > 1
+    ? `step ${position} of ${total}: ${stepName(model, ev.op)} ran the gradient rules of ${ev.count} ` +
+      `ops and sent gradients to ${sent} other box${sent === 1 ? "" : "es"} or node${sent === 1 ? "" : "s"}${line}`
+    : `step ${position} of ${total}: ${stepName(model, ev.op)} received ` +
+      `${shortValue(ev.upstream)} and sent ${sent} gradient${sent === 1 ? "" : "s"} back${line}`;
 }
 
 /**

@@ -10,9 +10,11 @@ const KIND_TITLE = { variable: "Variable", watched: "watched tensor", constant: 
 
 export function createDetails({ onLine }) {
   const el = html("div", { class: "tg-graph-details", "data-testid": "node-details", hidden: "" });
+  let more = () => {};
   el.addEventListener("click", (e) => {
     const b = e.target.closest("[data-line]");
     if (b) onLine(Number(b.dataset.line));
+    if (e.target.closest("[data-testid=group-more]")) more(el.dataset.detailsFor);
   });
 
   return {
@@ -27,7 +29,8 @@ export function createDetails({ onLine }) {
         html("strong", {}, [title || (node ? node.id : "")]),
         html("span", { class: "tg-graph-id" }, [` ${node ? node.id : group.id}`])]);
       const body = node ? [...describeNode(node, tapes), ...gradientRows(grad, callTitle)]
-        : [row("holds", `${group.members.length} nodes`), row("", "click the box (or press Enter again) to open it")];
+        : group.fixed && group.members.length === 0 ? boxRows(group)
+          : [row("holds", `${group.members.length} nodes`), row("", "click the box (or press Enter again) to open it")];
       el.replaceChildren(head, ...body);
       el.dataset.detailsFor = node ? node.id : group.id;   // not data-node-id: that marks drawn nodes
       el.hidden = false;
@@ -36,7 +39,37 @@ export function createDetails({ onLine }) {
       el.hidden = true;
       delete el.dataset.detailsFor;
     },
+    /** `f(groupId)` is called when "more" is clicked under a box's members. */
+    onMore(f) {
+      more = f;
+    },
   };
+}
+
+/** A big tape's box: its ops, and its members once listed (group.loaded: {total, members,
+ * loading}, the worker's answer: members.js). */
+function boxRows(group) {
+  const rows = [];
+  if (group.ops != null) rows.push(row("holds", `${group.ops} op${group.ops === 1 ? "" : "s"}`));
+  if (group.sub) rows.push(row("", String(group.sub)));
+  const got = group.loaded;
+  if (!got) return [...rows, row("", "click the box (or press Enter again) to list its members")];
+  if (got.total === -1) return [...rows, row("members", "no longer kept: run the code again to list them")];
+  const items = got.members.map((m) => html("li", { "data-member-id": m.id }, [memberText(m),
+    ...(m.line != null ? [" ", lineButton(m.line, `line ${m.line}`)] : [])]));
+  rows.push(row("members", got.total == null ? "…" : `${got.members.length} of ${got.total} nodes`));
+  rows.push(html("ol", { class: "tg-graph-members", "data-testid": "group-members" }, items));
+  if (got.loading) rows.push(row("", "loading…"));
+  else if (got.total > got.members.length) {
+    rows.push(html("button", { type: "button", class: "tg-graph-line", "data-testid": "group-more" }, ["more"]));
+  }
+  return rows;
+}
+
+function memberText(m) {
+  const what = m.kind === "op" ? String(m.op ?? m.label) : `${KIND_TITLE[m.kind] ?? m.kind}${m.label ? ` ${m.label}` : ""}`;
+  const shape = Array.isArray(m.shape) ? ` ${shapeText(m.shape)} ${m.dtype ?? ""}` : "";
+  return `${m.id} ${what}${shape}`.trimEnd();
 }
 
 function row(label, ...content) {

@@ -34,7 +34,7 @@ export function forwardState(model, ti, position) {
   for (let i = 0; i < Math.min(position, steps.length); i++) recorded.add(steps[i].op);
   for (let i = position; i < steps.length; i++) {
     const s = steps[i];
-    if (recorded.has(s.op) || !model.nodes.has(s.op)) continue;
+    if (recorded.has(s.op) || !drawable(model, s.op)) continue;
     state.node(s.op, "tg-graph-future");
     state.node(s.output, "tg-graph-future");
     for (const e of opEdges(model, s.op)) state.edge(e.key, "tg-graph-future");
@@ -46,18 +46,29 @@ export function forwardState(model, ti, position) {
     state.node(s.op, "tg-graph-current");
     state.node(s.output, "tg-graph-current");
     for (const e of opEdges(model, s.op)) state.edge(e.key, "tg-graph-current");
-    state.focus = model.nodes.has(s.op) ? s.op : null;
+    state.focus = drawable(model, s.op) ? s.op : null;
     state.line = s.line ?? null;
-    const op = model.nodes.get(s.op);
-    const name = op ? op.label || op.op : "a folded op";
-    state.caption = `${tapeName(tape)} recorded op ${position} of ${total}: ${name}` +
-      (s.line != null ? ` (line ${s.line})` : "");
+    state.caption = (s.count > 1 ? `${tapeName(tape)} recorded step ${position} of ${total}: ` +
+      `${s.count} ops in ${stepName(model, s.op)}` : `${tapeName(tape)} recorded op ${position} of ${total}: ` +
+      stepName(model, s.op)) + (s.line != null ? ` (line ${s.line})` : "");
   } else if (total === 0) {
     state.caption = `${tapeName(tape)} recorded no op`;
   } else {
     state.caption = `${tapeName(tape)} before its first op (${total} to record)`;
   }
   return state;
+}
+
+/** Whether a step's op is drawn: a node, or a big tape's box (its box view's steps). */
+export function drawable(model, id) {
+  return model.nodes.has(id) || model.groups.has(id);
+}
+
+/** What a step's caption calls its op: its label, or a big tape's box's. */
+export function stepName(model, id) {
+  const op = model.nodes.get(id);
+  if (op) return op.label || op.op;
+  return model.groups.get(id)?.label ?? "a folded op";
 }
 
 /** "outer (tape 0)"; just "tape 0" when the user's name adds nothing. */

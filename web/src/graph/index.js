@@ -1,7 +1,8 @@
 // The graph panel: the captured tapes drawn from the engine's JSON (docs/graph-json.md), with a
 // forward timeline, a backward animation, node details, tape/call selection and collapsible groups.
 //
-//   const panel = createGraphPanel(rootEl, { onHighlightLine(line | null) { ... } });
+//   const panel = createGraphPanel(rootEl, { onHighlightLine(line | null) { ... },
+//                                            loadMembers(group, start) -> Promise (members.js) });
 //   panel.show(doc);   // doc: the parsed JSON of tapegrad.graph.capture()'s cap.to_dict()
 //   panel.clear();     // back to the empty state
 //   panel.destroy();   // removes everything the panel added to rootEl
@@ -30,14 +31,14 @@ let panels = 0;
 const EMPTY_VIEW = { items: [], edges: [], frames: [], box: {}, visibleOf: () => undefined,
   visibleEdgeOf: () => undefined };
 
-export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
+export function createGraphPanel(rootEl, { onHighlightLine, loadMembers } = {}) {
   if (!rootEl || typeof rootEl.append !== "function") {
     throw new TypeError("createGraphPanel: rootEl must be a DOM element (the page's graph container)");
   }
   const highlight = typeof onHighlightLine === "function" ? onHighlightLine : () => {};
   const selection = new Selection();
   const actions = {};   // the parts' callbacks call these (panelActions), made once the parts exist
-  const parts = createParts(rootEl, selection, highlight, actions);
+  const parts = createParts(rootEl, selection, highlight, actions, loadMembers);
   Object.assign(actions, panelActions(parts, selection));
   actions.clear();
   return {
@@ -60,7 +61,7 @@ export function createGraphPanel(rootEl, { onHighlightLine } = {}) {
 }
 
 /** The panel's parts, its element appended to rootEl; their callbacks go to `actions`. */
-function createParts(rootEl, selection, highlight, actions) {
+function createParts(rootEl, selection, highlight, actions, loadMembers) {
   const selector = createSelector({ onTape: (index) => actions.selectTape(index),
     onCall: (index) => actions.selectCall(index) });
   const toolbar = createToolbar(selector.el, {
@@ -84,7 +85,11 @@ function createParts(rootEl, selection, highlight, actions) {
   rootEl.append(panel);
 
   const openGroup = (id) => {
-    if (selection.model.groups.get(id)?.fixed) return;     // a big tape's box has no inside drawn
+    const group = selection.model.groups.get(id);
+    if (group?.fixed) {     // a big tape's box has no inside drawn: its members are listed
+      if (selection.model.doc.boxes && loadMembers) listMembers(group);
+      return;
+    }
     selection.collapsed.delete(id);
     actions.redraw(false);
   };
@@ -98,6 +103,24 @@ function createParts(rootEl, selection, highlight, actions) {
     },
   });
   const keyboard = createKeyboard({ stage, selection, inspector, onOpenGroup: openGroup });
+  /** Lists a box's members in its details, asking the worker for the next page of them. */
+  function listMembers(group, more = false) {
+    const model = selection.model;
+    const start = more && group.loaded ? group.loaded.members.length : 0;
+    if (!more && group.loaded) return inspector.pin(group.id);
+    group.loaded = { ...(group.loaded ?? { total: null, members: [] }), loading: true };
+    inspector.pin(group.id);
+    loadMembers(group.id, start).then((got) => {
+      if (selection.model !== model) return;
+      group.loaded = { total: got.total, members: [...(more ? group.loaded.members : []), ...got.members],
+        loading: false };
+      if (inspector.pinned() === group.id) inspector.pin(group.id);
+    });
+  }
+  stage.details.onMore((id) => {
+    const group = selection.model?.groups.get(id);
+    if (group) listMembers(group, true);
+  });
   const player = createPlayer({ selection, stage, timeline, panelEl: panel, highlight,
     afterStep: () => inspector.refresh() });
   return { selector, toolbar, stage, timeline, panel, inspector, keyboard, player, functions };

@@ -106,7 +106,8 @@ function indexGroups(doc, nodes) {
     for (const m of g.nodes) if (!nodes.has(m)) fail(`groups[${i}] (${g.id})`, `lists an unknown node ${JSON.stringify(m)}`);
     groups.set(g.id, { id: g.id, label: String(g.label ?? g.id), parent: g.parent ?? null,
       own: g.nodes.slice(), children: [], members: [], kind: g.kind ?? groupKind(g.id),
-      fixed: g.fixed === true, box: g.fixed ? g.box : null, sub: g.sub ?? null });
+      fixed: g.fixed === true, box: g.fixed ? g.box : null, sub: g.sub ?? null, ops: g.ops ?? null,
+      loaded: null });    // (loaded: a big tape's box's members, as the worker lists them)
   });
   for (const g of groups.values()) {
     if (g.parent === null) continue;
@@ -209,7 +210,8 @@ function bounds(items) {
  *   edges   edges between visible items ({key, source, target, parts: underlying edge keys,
  *           count, shape: what an edge into or out of a collapsed group carries})
  *   frames  boxes around expanded groups ({group, x0, y0, x1, y1, depth})
- *   visibleOf(nodeId) -> the id drawn for it (itself, or its outermost collapsed group)
+ *   visibleOf(nodeId) -> the id drawn for it (itself, or its outermost collapsed group; a big
+ *           tape's box, which has no members here, is itself)
  *   visibleEdgeOf(edgeKey) -> the key of the visible edge that carries it, or undefined
  *   box     the bounds of everything drawn
  *
@@ -248,7 +250,9 @@ export function visibleGraph(model, collapsed) {
   compactColumns(items);
   compactRows(items);
   const frames = frameBoxes(model, items, open);
-  const { edges, visibleEdgeOf } = model.doc.preview ? previewEdges(model) : visibleEdges(model, visibleOf);
+  const boxes = model.doc.preview || model.doc.boxes;
+  const { edges, visibleEdgeOf } = boxes ? previewEdges(model) : visibleEdges(model, visibleOf);
+  for (const it of items) if (it.group && it.group.members.length === 0) visibleOf.set(it.id, it.id);
   const box = bounds(items.concat(frames.map((f) => ({ x: (f.x0 + f.x1) / 2, y: (f.y0 + f.y1) / 2,
     w: f.x1 - f.x0, h: f.y1 - f.y0 }))));
   return {
@@ -358,13 +362,16 @@ function visibleEdges(model, visibleOf) {
   return { edges: [...byKey.values()], visibleEdgeOf };
 }
 
-/** A preview's drawn edges (it has no others): its layout's [from, to, count, shape], as
- * visibleEdges gives them from the whole document. */
+/** A big tape's drawn edges (its preview and box view have no others): its layout's [from, to,
+ * count, shape], as visibleEdges gives them from the whole document; each carries itself (the box
+ * view's steps light them). */
 function previewEdges(model) {
-  const edges = (model.doc.layout?.edges ?? []).map(([source, target, count, shape]) => ({
-    key: edgeKey(source, target), source, target, parts: [], count, shape: shape ?? null,
-    grouped: model.groups.has(source) || model.groups.has(target) }));
-  return { edges, visibleEdgeOf: new Map() };
+  const edges = (model.doc.layout?.edges ?? []).map(([source, target, count, shape]) => {
+    const key = edgeKey(source, target);
+    return { key, source, target, parts: [key], count, shape: shape ?? null,
+      grouped: model.groups.has(source) || model.groups.has(target) };
+  });
+  return { edges, visibleEdgeOf: new Map(edges.map((e) => [e.key, e.key])) };
 }
 
 /**

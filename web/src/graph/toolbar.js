@@ -9,7 +9,7 @@ function button(testid, text, title) {
 
 /** How many nodes the graph has (a preview's are not all in it: the whole document's count). */
 export function nodeCount(doc) {
-  return doc.preview && doc.summarized ? doc.summarized.nodes : doc.nodes.length;
+  return (doc.preview || doc.boxes) && doc.summarized ? doc.summarized.nodes : doc.nodes.length;
 }
 
 /** {text, title}: "7 nodes", or "1000 of 1203 nodes" with how a summarized graph was folded. */
