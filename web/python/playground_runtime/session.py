@@ -56,7 +56,7 @@ class Session:
         linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
         self.plots.reset()
         self.training.reset()
-        cap = tapegrad.graph.capture()
+        cap = tapegrad.graph.capture(let_go_steps=True)   # a loop keeps its last steps whole, not all
         with stdin.no_keyboard_input():
             status = self._execute(source, cap, notebook)
         # A late Stop raises KeyboardInterrupt here too: it ends the run quietly, never escapes.
