@@ -197,6 +197,11 @@ def bytes_until(done, ms):
     return sum(b for t, b, _ in done if t <= ms)
 
 
+def files_until(done, ms):
+    """[(file name, bytes)] of the responses in `done` that ended by `ms`, the largest first."""
+    return sorted(((n, b) for t, b, n in done if t <= ms and b > 0), key=lambda x: -x[1])
+
+
 def bytes_after(done, ms):
     """[(file name, bytes)] of the responses in `done` that ended after `ms`, the largest first."""
     return sorted(((n, b) for t, b, n in done if t > ms and b > 0), key=lambda x: -x[1])
@@ -231,6 +236,7 @@ def load_once(context, url: str, settle: bool = False, network=None) -> dict:
             "runPressed": seen["runPressedMs"], "marks": marks, "console": seen["console"],
             "bytesGradient": bytes_until(done, seen["shownMs"]), "bytesReady": bytes_until(done, marks["ready"]),
             "bytesAll": bytes_until(done, float("inf")), "afterReady": bytes_after(done, marks["ready"]),
+            "beforeGradient": files_until(done, seen["shownMs"]),
             "files": done}
 
 
@@ -255,6 +261,8 @@ def summary(name: str, runs: list[dict]) -> str:
             f"first gradient {med('bytesGradient') / 1e3:.2f}, in all {med('bytesAll') / 1e3:.2f} "
             f"(runs: {gradient_mb}; after Ready: "
             f"{', '.join(f'{n} {b / 1e6:.2f}' for n, b in runs[0]['afterReady'][:6]) or 'nothing'})\n"
+            f"       before the first gradient (first run, MB): "
+            f"{', '.join(f'{n} {b / 1e6:.2f}' for n, b in runs[0]['beforeGradient'][:8])}\n"
             f"       worker steps, ms since navigation (median): {steps or 'none reported'}")
 
 

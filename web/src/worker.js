@@ -200,18 +200,28 @@ async function run(code, notebook = null) {
 async function sayingWhatWasNotKept(fn) {
   const realFetch = self.fetch;
   const notKept = [];
+  const note = (input, response) => {
+    if (response?.headers.get(NOT_KEPT_HEADER) === "not-kept") notKept.push(String(input).split("/").pop().split("-")[0]);
+  };
   self.fetch = async (input, init) => {
-    const response = await realFetch.call(self, input, init);
-    if (response.headers.get(NOT_KEPT_HEADER) === "not-kept") notKept.push(String(input).split("/").pop().split("-")[0]);
-    return response;
+    try {
+      const response = await realFetch.call(self, input, init);
+      note(input, response);
+      return response;
+    } catch (err) {   // Pyodide asks with an integrity check, which a 503 fails: ask again without
+      note(input, await realFetch.call(self, input).catch(() => null));
+      throw err;
+    }
   };
   try {
     return await fn();
   } finally {
     self.fetch = realFetch;
-    for (const name of notKept) {
-      toPage("out", { stream: "stderr", text: `${name} was not kept for offline use, and this page is offline: ` +
-        `examples that import it need the network ("Keep for offline use" in the menu keeps every package, online).\n` });
+    if (notKept.length) {
+      const names = [...new Set(notKept)].sort((a, b) => a.length - b.length || a.localeCompare(b));
+      toPage("out", { stream: "stderr", text: `${names.join(", ")} ${names.length > 1 ? "were" : "was"} not kept for ` +
+        `offline use, and this page is offline: a program that imports ${names.length > 1 ? "them" : "it"} needs ` +
+        `the network ("Keep for offline use" in the menu keeps every package, online).\n` });
     }
   }
 }
