@@ -424,9 +424,9 @@ def _items_of_rows(doc, preview):
     """Each row's drawn item as a number (-1: none) and the items' ids: the boxes', then the
     nodes' drawn on their own."""
     names = [g["id"] for g in doc["groups"]]
-    item = np.full(len(doc["nodes"]["id"]), -1, dtype=np.int64)
+    item = np.full(len(doc["nodes"]["id"]), -1, dtype=np.intp)
     for k, g in enumerate(doc["groups"]):
-        item[np.asarray(g["nodes"], dtype=np.int64)] = k
+        item[np.asarray(g["nodes"], dtype=np.intp)] = k
     placed = [i for i, f in enumerate(doc["tables"]["fields"]) if f[1] is not None]
     rows = np.flatnonzero(np.isin(np.asarray(doc["nodes"]["fields"]), placed)).tolist()
     ids = node_ids({"id": [doc["nodes"]["id"][r] for r in rows],
@@ -448,7 +448,7 @@ def _runs(keys):
 
 def _box_forward(fwd, items):
     item, names = items
-    ops = item[np.asarray(fwd["op"], dtype=np.int64)]
+    ops = item[np.asarray(fwd["op"], dtype=np.intp)]
     starts, _ = _runs(ops)
     ends = np.append(starts[1:], len(ops))
     return [{"step": k, "op": names[ops[a]], "output": names[ops[a]], "record": fwd["record"][a],
@@ -461,11 +461,11 @@ def _box_call(call, items):
     ops named by their drawn item."""
     item, names = items
     ev = call["events"]
-    ops = item[np.asarray(ev["op"], dtype=np.int64)]
+    ops = item[np.asarray(ev["op"], dtype=np.intp)]
     starts, run_of = _runs(ops)
     ends = np.append(starts[1:], len(ops))
-    flat = np.asarray(ev["contributions"], dtype=np.int64).reshape(-1, 4)
-    run = np.repeat(run_of, np.asarray(ev["parts"], dtype=np.int64))
+    flat = np.asarray(ev["contributions"], dtype=np.intp).reshape(-1, 4)
+    run = np.repeat(run_of, np.asarray(ev["parts"], dtype=np.intp))
     to = np.where(flat[:, 0] >= 0, item[np.maximum(flat[:, 0], 0)], -1)
     keep = (to >= 0) & (to != ops[starts[run]] if len(run) else to >= 0)
     sent = [{} for _ in starts]             # per run: drawn item -> codes of what it was sent
@@ -476,7 +476,7 @@ def _box_call(call, items):
                "contributions": [_box_contribution(names[t], c) for t, c in sorted(sent[k].items())]}
               for k, (a, b) in enumerate(zip(starts.tolist(), ends.tolist()))]
     ran = set(ops.tolist())
-    unvisited = {int(i) for i in item[np.asarray(call["unvisited"], dtype=np.int64)]} - ran - {-1}
+    unvisited = {int(i) for i in item[np.asarray(call["unvisited"], dtype=np.intp)]} - ran - {-1}
     return {**call, "events": events,
             "targets": [{**t, "node": _item(items, t["node"])} for t in call["targets"]],
             "results": [{**r, "node": _item(items, r["node"])} for r in call["results"]],
