@@ -12,19 +12,16 @@ TG_INLINE void CAT(copy_c, SFX)(T *dst, const T *src, ptrdiff_t c) {
   for (; k < c; k++) dst[k] = src[k];
 }
 
-/* dst[0:c] = dst[0:c] + src[0:c]. */
-TG_INLINE void CAT(add_c, SFX)(T *dst, const T *src, ptrdiff_t c) {
-  ptrdiff_t k = 0;
-  for (; k + L <= c; k += L) ST(dst + k, LD(dst + k) + LD(src + k));
-  for (; k < c; k++) dst[k] = dst[k] + src[k];
-}
-
 /* cols (n, oh, ow, kh, kw, c) = every window of x (n, h, w, c); entries outside x are `fill`
  * (a double for both types: one ctypes signature). */
 TG_EXPORT void CAT(tg_im2col, SFX)(const int64_t *geo, const T *x, T *cols, double fill_value) {
   tg_geometry g = tg_geometry_of(geo);
   T fill = (T)fill_value;
-  ptrdiff_t c = g.c, kwc = g.kw * c, win = g.kh * kwc;
+  ptrdiff_t c = g.c, kwc = g.kw * c, win = g.kh * kwc, span = (g.kw - 1) * g.dw;
+  /* the windows whose row lies inside x from left to right: ox in [lo, hi) */
+  ptrdiff_t lo = g.pl > 0 ? (g.pl + g.sw - 1) / g.sw : 0, hi = 0;
+  while (hi < g.ow && hi * g.sw - g.pl + span < g.w) hi++;
+  if (lo > hi) lo = hi;
   for (ptrdiff_t b = 0; b < g.n; b++)
     for (ptrdiff_t oy = 0; oy < g.oh; oy++)
       for (ptrdiff_t i = 0; i < g.kh; i++) {
@@ -32,18 +29,28 @@ TG_EXPORT void CAT(tg_im2col, SFX)(const int64_t *geo, const T *x, T *cols, doub
         T *o = cols + (b * g.oh + oy) * g.ow * win + i * kwc; /* (b, oy, 0, i, 0, 0) */
         const T *row = x + (b * g.h + y) * g.w * c;
         int inside = y >= 0 && y < g.h;
-        for (ptrdiff_t ox = 0; ox < g.ow; ox++, o += win) {
-          ptrdiff_t x0 = ox * g.sw - g.pl;
-          if (c == 1 && inside && x0 >= 0 && x0 + (g.kw - 1) * g.dw < g.w) {
-            for (ptrdiff_t j = 0; j < g.kw; j++) o[j] = row[x0 + j * g.dw];
-            continue;
+        ptrdiff_t a = inside ? lo : g.ow, z = inside ? hi : g.ow;
+        if (g.dw == 1) /* a window's row is kw * c consecutive entries of x */
+          for (ptrdiff_t ox = a; ox < z; ox++)
+            CAT(copy_c, SFX)(o + ox * win, row + (ox * g.sw - g.pl) * c, kwc);
+        else if (c == 1)
+          for (ptrdiff_t ox = a; ox < z; ox++) {
+            const T *src = row + ox * g.sw - g.pl;
+            for (ptrdiff_t j = 0; j < g.kw; j++) o[ox * win + j] = src[j * g.dw];
           }
+        else
+          for (ptrdiff_t ox = a; ox < z; ox++)
+            for (ptrdiff_t j = 0; j < g.kw; j++)
+              CAT(copy_c, SFX)(o + ox * win + j * c, row + (ox * g.sw - g.pl + j * g.dw) * c, c);
+        for (ptrdiff_t ox = 0; ox < g.ow; ox++) { /* the rest: windows over an edge */
+          if (ox == a) ox = z;
+          if (ox >= g.ow) break;
           for (ptrdiff_t j = 0; j < g.kw; j++) {
-            ptrdiff_t xx = x0 + j * g.dw;
+            ptrdiff_t xx = ox * g.sw - g.pl + j * g.dw;
             if (!inside || xx < 0 || xx >= g.w)
-              for (ptrdiff_t k = 0; k < c; k++) o[j * c + k] = fill;
+              for (ptrdiff_t k = 0; k < c; k++) o[ox * win + j * c + k] = fill;
             else
-              CAT(copy_c, SFX)(o + j * c, row + xx * c, c);
+              CAT(copy_c, SFX)(o + ox * win + j * c, row + xx * c, c);
           }
         }
       }
@@ -52,28 +59,43 @@ TG_EXPORT void CAT(tg_im2col, SFX)(const int64_t *geo, const T *x, T *cols, doub
 /* img (n, h, w, c) = the sum of the windows cols (n, oh, ow, kh, kw, c) put back where Im2Col
  * took them. Each pixel starts at 0 and adds its entries in window-entry order (i, then j; at
  * most one window per entry), the order of NumPy's loop of one strided += per window entry;
- * padding is dropped. */
+ * padding is dropped. The sums run per pixel, COL2IM_CHUNK channels at a time. */
+#define COL2IM_CHUNK 16
 TG_EXPORT void CAT(tg_col2im, SFX)(const int64_t *geo, const T *cols, T *img) {
   tg_geometry g = tg_geometry_of(geo);
   ptrdiff_t c = g.c, kwc = g.kw * c, win = g.kh * kwc;
+  T *o = img;
   for (ptrdiff_t b = 0; b < g.n; b++)
-    for (ptrdiff_t y = 0; y < g.h; y++) {
-      T *row = img + (b * g.h + y) * g.w * c;
-      for (ptrdiff_t k = 0; k < g.w * c; k++) row[k] = (T)0;
-      for (ptrdiff_t i = 0; i < g.kh; i++) {
-        ptrdiff_t ty = y + g.pt - i * g.dh;
-        if (ty < 0 || ty % g.sh) continue;
-        ptrdiff_t oy = ty / g.sh;
-        if (oy >= g.oh) continue;
-        const T *src = cols + (b * g.oh + oy) * g.ow * win + i * kwc; /* (b, oy, 0, i, 0, 0) */
-        for (ptrdiff_t j = 0; j < g.kw; j++)
-          for (ptrdiff_t ox = 0; ox < g.ow; ox++) {
-            ptrdiff_t xx = ox * g.sw - g.pl + j * g.dw;
-            if (xx >= 0 && xx < g.w) CAT(add_c, SFX)(row + xx * c, src + ox * win + j * c, c);
+    for (ptrdiff_t y = 0; y < g.h; y++)
+      for (ptrdiff_t x = 0; x < g.w; x++, o += c)
+        for (ptrdiff_t c0 = 0; c0 < c; c0 += COL2IM_CHUNK) {
+          ptrdiff_t cn = c - c0 < COL2IM_CHUNK ? c - c0 : COL2IM_CHUNK;
+          T acc[COL2IM_CHUNK];
+          for (ptrdiff_t k = 0; k < COL2IM_CHUNK; k++) acc[k] = (T)0;
+          for (ptrdiff_t i = 0; i < g.kh; i++) {
+            ptrdiff_t ty = y + g.pt - i * g.dh;
+            if (ty < 0) break; /* (and for every later i) */
+            if (g.sh != 1 && ty % g.sh) continue;
+            ptrdiff_t oy = g.sh == 1 ? ty : ty / g.sh;
+            if (oy >= g.oh) continue;
+            const T *src = cols + (b * g.oh + oy) * g.ow * win + i * kwc + c0;
+            for (ptrdiff_t j = 0; j < g.kw; j++) {
+              ptrdiff_t tx = x + g.pl - j * g.dw;
+              if (tx < 0) break;
+              if (g.sw != 1 && tx % g.sw) continue;
+              ptrdiff_t ox = g.sw == 1 ? tx : tx / g.sw;
+              if (ox >= g.ow) continue;
+              const T *e = src + ox * win + j * c;
+              if (cn == COL2IM_CHUNK)
+                for (ptrdiff_t k = 0; k < COL2IM_CHUNK; k++) acc[k] = acc[k] + e[k];
+              else
+                for (ptrdiff_t k = 0; k < cn; k++) acc[k] = acc[k] + e[k];
+            }
           }
-      }
-    }
+          for (ptrdiff_t k = 0; k < cn; k++) o[c0 + k] = acc[k];
+        }
 }
+#undef COL2IM_CHUNK
 
 /* Max pooling: out (n, oh, ow, c) the maximum of each window and idx the flat index into x of
  * the entry it came from. The window's entries are visited in row-major order and a later one

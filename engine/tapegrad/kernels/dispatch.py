@@ -113,8 +113,9 @@ def route_binary(op, numpy_fn):
 
 
 def route_unary(op, numpy_fn):
-    """impl(x) for an elementwise unary primitive (op: neg, abs, square, sqrt, relu)."""
-    limit = _limit("unary")
+    """impl(x) for an elementwise unary primitive (op: neg, abs, square, sqrt, relu; relu has its
+    own threshold where one is measured)."""
+    limit = _limit("relu" if op == "relu" and "relu" in LIMITS else "unary")
     if limit is None:
         return numpy_fn
 
@@ -308,13 +309,13 @@ def softmax_xent_grad(logits, labels, g):
 # The window ops of 2-D convolution and pooling (calls.im2col and the rest): the kernels' results
 # are NumPy's bit for bit, so they are used from the "windows" size on (elements of the larger
 # array), and each returns None below it, when off, or when the arrays do not fit.
-def _windows(size):
-    limit = _limit("windows")
+def _windows(size, family="windows"):
+    limit = _limit(family)
     return limit is not None and _state["on"] and size >= limit
 
 
 def im2col(x, ksize, strides, dilations, pads, out_hw, fill):
-    if not _windows(x.size * ksize[0] * ksize[1]):
+    if not _windows(x.size * ksize[0] * ksize[1], "im2col"):
         return None
     return _run(calls.im2col, x, ksize, strides, dilations, pads, out_hw, fill)
 

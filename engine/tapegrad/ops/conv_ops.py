@@ -56,6 +56,52 @@ def _geometry(in_hw, ksize, strides, dilations, padding, op):
                            explicit=op != "AvgPool")
 
 
+# -- what a forward keeps for its rules ---------------------------------------------------------
+# While something records, MaxPool's forward keeps each window's winning position and Conv2D's
+# its gathered windows, with its output (``_kept``: id of the output array -> weak references to
+# it and to the input array, and what was kept); the rules hand that on to the op that would
+# compute it again (``_given``): MaxPoolGrad and MaxPoolGradGrad scatter or gather without
+# searching the windows, the filter gradient's Im2Col returns the forward's windows. Any other
+# call computes.
+_kept = {}
+_given = threading.local()
+
+
+def _keep(out, x, what):
+    key = id(out)
+
+    def forget(ref):
+        if _kept.get(key, (None,))[0] is ref:
+            del _kept[key]
+    _kept[key] = (weakref.ref(out, forget), weakref.ref(x), what)
+
+
+def _window_key(a):
+    return (a["ksize"], a["strides"], a["dilations"], a["pads"], a["out_hw"])
+
+
+def _handing_on(prim, inputs, ans, x, a, kind):
+    """``bind(prim, inputs, a)``, telling it what the forward kept for ``ans`` (when ``ans`` and
+    ``x`` are that forward's output and input: a batched rule passes other inputs)."""
+    entry = _kept.get(id(ans._value))
+    if entry is None or entry[0]() is not ans._value or entry[1]() is not x._value:
+        return bind(prim, inputs, a)
+    _given.kept = (kind, x._value, _window_key(a), entry[2])
+    try:
+        return bind(prim, inputs, a)
+    finally:
+        _given.kept = None
+
+
+def _given_for(kind, x, a):
+    """What the forward kept for ``x`` (its windows or its winners), when a rule hands it on to
+    this call, else None."""
+    given = getattr(_given, "kept", None)
+    if given is not None and given[0] == kind and given[1] is x and given[2] == _window_key(a):
+        return given[3]
+    return None
+
+
 # -- window gathering ---------------------------------------------------------------------------
 # (NumPy's; an array library without it gathers window entry by window entry)
 _sliding_windows = getattr(getattr(getattr(xp, "lib", None), "stride_tricks", None),
@@ -66,6 +112,16 @@ def _im2col_impl(x, ksize, strides, dilations, pads, out_hw, in_hw, fill=0):
     cols = kernels.im2col(x, ksize, strides, dilations, pads, out_hw, fill)
     if cols is not None:
         return cols
+    return _im2col_numpy(x, ksize, strides, dilations, pads, out_hw, in_hw, fill)
+
+
+def _im2col_given(x, **a):
+    """Im2Col, or the windows Conv2D's forward gathered from ``x`` when its rule hands them on."""
+    cols = _given_for("windows", x, a)
+    return _im2col_impl(x, **a) if cols is None else cols
+
+
+def _im2col_numpy(x, ksize, strides, dilations, pads, out_hw, in_hw, fill):
     padded = xp.pad(x, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=fill) \
         if any(pads[0]) or any(pads[1]) else x
     (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
@@ -100,7 +156,7 @@ def _col2im_impl(cols, ksize, strides, dilations, pads, out_hw, in_hw):
     return xp.ascontiguousarray(padded[:, pads[0][0]:pads[0][0] + h, pads[1][0]:pads[1][0] + w, :])
 
 
-IM2COL = primitive("Im2Col", _im2col_impl, exempt=INTERNAL)
+IM2COL = primitive("Im2Col", _im2col_given, exempt=INTERNAL)
 defshape(IM2COL, lambda x, ksize, out_hw, **a: shape_rules.windows(x, ksize, out_hw))
 COL2IM = primitive("Col2Im", _col2im_impl, exempt=INTERNAL)
 defshape(COL2IM, shape_rules.image_sizes("in_hw"))
@@ -121,7 +177,10 @@ def _conv_impl(x, w, ksize, strides, dilations, pads, out_hw, in_hw):
     k = ksize[0] * ksize[1] * x.shape[3]
     out = _windows_times_filter(cols.reshape(n * out_hw[0] * out_hw[1], k),
                                 w.reshape(k, w.shape[3]), False, False)
-    return out.reshape(n, out_hw[0], out_hw[1], w.shape[3])
+    out = out.reshape(n, out_hw[0], out_hw[1], w.shape[3])
+    if anywhere:
+        _keep(out, x, cols)     # (for the filter's gradient)
+    return out
 
 
 CONV2D = primitive("Conv2D", _conv_impl,
@@ -144,7 +203,7 @@ def _conv_vjp_x(g, ans, x, w, **a):
 def _conv_vjp_w(g, ans, x, w, **a):
     lead, (n, oh, ow, o) = g._value.shape[:-4], g._value.shape[-4:]
     k = int(w._value.size) // o
-    cols = reshape_to(bind(IM2COL, (x,), a), (n * oh * ow, k))
+    cols = reshape_to(_handing_on(IM2COL, (x,), ans, x, a, "windows"), (n * oh * ow, k))
     return reshape_to(matmul(cols, reshape_to(g, lead + (n * oh * ow, o)), transpose_a=True),
                       lead + w._value.shape)
 
@@ -218,41 +277,6 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
 
 
 # -- max pooling ------------------------------------------------------------------------------------
-# The forward finds each window's first maximum once; while something records, it keeps those
-# positions with its output (``_kept``: id of the output array -> weak references to it and to
-# the input array, and the positions), and MaxPool's rules hand them to MaxPoolGrad and
-# MaxPoolGradGrad (``_given``), so the gradient is scattered without searching the windows
-# again. Any other call searches.
-_kept = {}
-_given = threading.local()
-
-
-def _keep_winners(out, x, idx):
-    key = id(out)
-
-    def forget(ref):
-        if _kept.get(key, (None,))[0] is ref:
-            del _kept[key]
-    _kept[key] = (weakref.ref(out, forget), weakref.ref(x), idx)
-
-
-def _window_key(a):
-    return (a["ksize"], a["strides"], a["dilations"], a["pads"], a["out_hw"])
-
-
-def _with_winners(prim, x, second, ans, a):
-    """``bind(prim, (x, second), a)``, telling it where the forward found ``ans``'s maxima (when
-    ``ans`` and ``x`` are that forward's output and input: a batched rule passes other inputs)."""
-    entry = _kept.get(id(ans._value))
-    if entry is None or entry[0]() is not ans._value or entry[1]() is not x._value:
-        return bind(prim, (x, second), a)
-    _given.winners = (x._value, _window_key(a), entry[2])
-    try:
-        return bind(prim, (x, second), a)
-    finally:
-        _given.winners = None
-
-
 _bases = {}   # (x's shape, window) -> each output's flat index of its window's top-left entry
 
 
@@ -312,14 +336,6 @@ def _first_max(x, ksize, strides, dilations, pads, out_hw, in_hw):
     return _window_base(x.shape, strides, pads, out_hw) + step.take(k)
 
 
-def _given_index(x, a):
-    """The positions the forward found for ``x``, when its rule passes them on, else None."""
-    given = getattr(_given, "winners", None)
-    if given is not None and given[0] is x and given[1] == _window_key(a):
-        return given[2]
-    return None
-
-
 def _found(x, a):
     """``(maxima or None, index)``: from the kernel (both at once) where it takes ``x``, else
     NumPy's running comparison, or its search where ``x`` has a NaN."""
@@ -335,17 +351,17 @@ def _argmax_index(x, ksize, strides, dilations, pads, out_hw, in_hw):
     positions the forward found, when its rule passes them on, else searched."""
     a = {"ksize": ksize, "strides": strides, "dilations": dilations, "pads": pads,
          "out_hw": out_hw, "in_hw": in_hw}
-    idx = _given_index(x, a)
+    idx = _given_for("winners", x, a)
     return _found(x, a)[1] if idx is None else idx
 
 
 def _max_pool_impl(x, **a):
-    idx = _given_index(x, a)
+    idx = _given_for("winners", x, a)
     out, idx = _found(x, a) if idx is None else (None, idx)
     if out is None:
         out = x.reshape(-1).take(idx)
     if anywhere:
-        _keep_winners(out, x, idx)
+        _keep(out, x, idx)
     return out
 
 
@@ -376,8 +392,9 @@ defshape(MAX_POOL_GRAD, shape_rules.same)
 MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max,
                                exempt=INTERNAL)    # (x, t) -> t at the maxima
 defshape(MAX_POOL_GRAD_GRAD, shape_rules.image_sizes("out_hw"))
-defvjp(MAX_POOL, lambda g, ans, x, **a: _with_winners(MAX_POOL_GRAD, x, g, ans, a))
-defjvp(MAX_POOL, lambda t, ans, x, **a: _with_winners(MAX_POOL_GRAD_GRAD, x, t, ans, a))
+defvjp(MAX_POOL, lambda g, ans, x, **a: _handing_on(MAX_POOL_GRAD, (x, g), ans, x, a, "winners"))
+defjvp(MAX_POOL, lambda t, ans, x, **a: _handing_on(MAX_POOL_GRAD_GRAD, (x, t), ans, x, a,
+                                                    "winners"))
 # The window's winner is piecewise constant in x: no gradient flows to it.
 defvjp(MAX_POOL_GRAD, None, lambda g, ans, x, dy, **a: bind(MAX_POOL_GRAD_GRAD, (x, g), a))
 defjvp(MAX_POOL_GRAD, None, lambda t, ans, x, dy, **a: bind(MAX_POOL_GRAD, (x, t), a))
