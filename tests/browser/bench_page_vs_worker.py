@@ -268,6 +268,8 @@ def main() -> None:
     ap.add_argument("--mlp-epochs", type=int, default=6)
     ap.add_argument("--cnn-epochs", type=int, default=3)
     ap.add_argument("--only", default="mlp,cnn")
+    ap.add_argument("--reduced-motion", action="store_true",
+                    help="the page emulates prefers-reduced-motion (the graph's marching edges stop)")
     args = ap.parse_args()
     names = args.only.split(",")
     epochs = {"mlp": args.mlp_epochs, "cnn": args.cnn_epochs}
@@ -280,6 +282,8 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             print(f"## headless Chromium {browser.version}, dist {args.dist}", flush=True)
             bare, page = Bare(browser, origin, pyodide_dir), Page(browser, origin)
+            if args.reduced_motion:
+                page.page.emulate_media(reduced_motion="reduce")
             for name in names:     # a first run of each, not counted: imports, warm-up
                 bare.run(program(name, 1))
                 page.run(program(name, 1), True)

@@ -3,7 +3,7 @@
 // jump to that line in the editor. After a run, each requested gradient that was None gets one
 // plain sentence (the engine's reason) whose line numbers highlight the editor line.
 // Output floods stay bounded: the runtime sends stdout/stderr in batches (kind "output", at most
-// one per 50 ms, a long batch cut to its head and tail), each appended in one DOM update; past
+// one per 100 ms, a long batch cut to its head and tail), each appended in one DOM update; past
 // MAX_LINES lines the oldest are dropped, counted in an "N earlier lines hidden" line at the top.
 // "Save output" saves all of the last run's output as a text file (kept here up to SAVE_LIMIT
 // characters; the file says when more was left out).

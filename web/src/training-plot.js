@@ -3,13 +3,18 @@
 //   fit:          {event: "begin"|"step"|"epoch"|"end", ...}: the training value per step as a line,
 //                 its validation value (val_<name>) per epoch as dots joined by a dashed line;
 //   custom loops: {event: "point", name, value}: each read of a metric's result() is one point.
-// Redraws at most once per animation frame; `renders` counts the redraws (tests read it).
+// Redraws at most once per RENDER_EVERY_MS (each event's points are kept, a redraw draws them
+// all; the end of a run is drawn at the next frame); `renders` counts the redraws (tests read
+// it). Each redraw rebuilds the charts, and the browser's style, layout and paint of them took a
+// core's share from the Python worker on a 2-core machine: 20 redraws a second while a fit sent
+// a step every 50 ms (docs/performance.md, "The page's own work").
 import { el } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const W = 300;
 const H = 150;
 const PAD = { left: 46, right: 10, top: 22, bottom: 26 };
+const RENDER_EVERY_MS = 250;
 
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(SVG, tag);
@@ -38,10 +43,13 @@ export function createTrainingPlot() {
   root.append(caption, charts);
   let run = emptyRun();
   let frame = 0;
+  let timer = 0;
+  let renderedAt = -Infinity;
   let renders = 0;
 
   function render() {
     frame = 0;
+    renderedAt = performance.now();
     renders += 1;
     root.dataset.renders = String(renders);
     caption.textContent = `Training${run.status ? ` · ${run.status}` : ""}`;
@@ -57,11 +65,22 @@ export function createTrainingPlot() {
       if (!Object.hasOwn(EVENTS, event.event)) return;
       EVENTS[event.event](run, event);
       root.hidden = false;
-      if (!frame) frame = requestAnimationFrame(render);
+      if (frame) return;
+      const wait = event.event === "end" ? 0 : renderedAt + RENDER_EVERY_MS - performance.now();
+      if (wait <= 0) {
+        clearTimeout(timer);
+        timer = 0;
+        frame = requestAnimationFrame(render);
+      } else if (!timer) {
+        timer = setTimeout(() => { timer = 0; if (!frame) frame = requestAnimationFrame(render); }, wait);
+      }
     },
     clear() {
       if (frame) cancelAnimationFrame(frame);
+      clearTimeout(timer);
       frame = 0;
+      timer = 0;
+      renderedAt = -Infinity;
       run = emptyRun();
       renders = 0;
       delete root.dataset.renders;

@@ -69,9 +69,9 @@ class Capture:
         if index not in self.tape_names:
             self.tape_names[index] = _tape_name(frame, tape)
         reasons = []
+        zeros = call.unconnected.value == "zero"
         for src, res in zip(call.sources, call.results):
-            zero = res is not None and call.unconnected.value == "zero" and not np.any(res._value)
-            if res is None or zero:
+            if res is None or (zeros and not np.any(res._value)):
                 r = explain(tape, call.targets, src, None, names)
                 reasons.append(r.to_dict() if r is not None else None)
             else:

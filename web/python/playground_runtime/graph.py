@@ -192,7 +192,7 @@ class LiveGraph:
     """
 
     EVERY_S = 1.0
-    MAX_SHARE = 0.04
+    MAX_SHARE = 0.02     # 0.04 cost a CNN's fit 4-5% in the page (bench_page_vs_worker.py)
     LOOP_TAPES = 2       # tapes asked on one line before the run counts as a loop
 
     def __init__(self, send, clock=time.monotonic):

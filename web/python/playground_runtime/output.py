@@ -26,7 +26,7 @@ import time
 
 from .messages import OUTPUT
 
-SEND_EVERY_S = 0.05
+SEND_EVERY_S = 0.1    # the console draws at most every 100 ms (web/src/console.js): no sooner
 HEAD_LINES = 200
 TAIL_LINES = 200
 HEAD_CHARS = 20_000

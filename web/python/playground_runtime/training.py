@@ -23,7 +23,7 @@ from .messages import TRAINING
 class TrainingFeed:
     """Sends the page what it needs for the live training plot (see the module's text)."""
 
-    STEP_EVERY_S = 0.05
+    STEP_EVERY_S = 0.1     # the plot redraws every 250 ms (web/src/training-plot.js)
 
     def __init__(self, send):
         self.send = send
