@@ -184,7 +184,8 @@ def too_big(exc):
                                                                  "iterator is too large"))
 
 
-_TF_TYPES = {"float32": "float", "float64": "double", "float16": "half"}
+# the names TensorFlow's op attributes give these dtypes in messages ("of float is not in the list")
+TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def _numpy_shape_and_type(exc):
@@ -194,7 +195,7 @@ def _numpy_shape_and_type(exc):
     if shape is None:
         return None, None
     name = str(dtype)
-    return tuple(shape), _TF_TYPES.get(name, name)
+    return tuple(shape), TF_TYPE_NAMES.get(name, name)
 
 
 def exception_type_from_error_code(code):

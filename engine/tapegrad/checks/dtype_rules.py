@@ -35,8 +35,7 @@ from ..backend import xp
 _CHARS = "efdFD?bhilqBHILQ"
 _NAME_OF = {c: xp.dtype(c).name for c in _CHARS}     # 'l' -> 'int64' here, 'int32' on wasm32
 _NAME_OF["O"] = "string"
-_TF_NAME = {"float16": "half", "float32": "float", "float64": "double"}
-_NAMES = {c: _TF_NAME.get(n, n) for c, n in _NAME_OF.items()}
+_NAMES = {c: errors.TF_TYPE_NAMES.get(n, n) for c, n in _NAME_OF.items()}
 _ORDER = "".join(sorted(_CHARS, key=lambda c: [
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "complex64", "complex128", "bool"].index(_NAME_OF[c])))
@@ -162,7 +161,7 @@ ANY = Rule({})                                              # every dtype, strin
 INTERNAL = {"dtypes": "an internal helper of another op's rules: it runs only on dtypes that op's "
                       "rule accepted"}
 FLOAT_NAMES, COMPLEX_NAMES, SIGNED_NAMES, UNSIGNED_NAMES = _FLOATS, _COMPLEXES, _SIGNED, _UNSIGNED
-_NUMBER_NAMES = [_TF_NAME.get(n, n) for n in _FLOATS + _INTS + _COMPLEXES]
+_NUMBER_NAMES = [errors.TF_TYPE_NAMES.get(n, n) for n in _FLOATS + _INTS + _COMPLEXES]
 
 
 class Composite:

@@ -10,9 +10,8 @@ from ..dtypes import as_dtype, int64
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..tensor import Tensor, TensorShape, wrap
 from .array_ops import concat as _dense_concat, fill
-from .composite_dispatch import composite_form
 from .indexing_ops import gather
-from .ragged_ops import RaggedTensor, _int64, _tensor
+from .ragged_ops import RaggedTensor, _int64, _tensor, keeps_splits_dtype, ragged_form
 from .sparse_array_ops import cross_rows, fingerprint_cross
 
 
@@ -139,6 +138,7 @@ def _as_ragged(x):
     return RaggedTensor.from_tensor(t)
 
 
+@keeps_splits_dtype
 def boolean_mask(data, mask, name=None):
     """The entries of ``data`` where ``mask`` is True, keeping the rows: a mask of rows (rank
     1) picks whole rows; a mask shaped like ``data`` picks values within each row.
@@ -169,6 +169,7 @@ def boolean_mask(data, mask, name=None):
     return _from_lengths(gather(rt.values, wrap(keep.astype(xp.int64))), lengths)
 
 
+@keeps_splits_dtype
 def stack(values, axis=0, name=None):
     """Stacks RaggedTensors (or tensors) along a new ``axis`` (0 or 1).
 
@@ -211,7 +212,7 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
 
 
 # -- concat ------------------------------------------------------------------------------------
-@composite_form(RaggedTensor, _dense_concat, in_lists=True)
+@ragged_form(_dense_concat, in_lists=True)
 def concat(values, axis, name=None):
     """``tf.concat`` of RaggedTensors (and tensors): along rows (axis 0) or within each row
     (axis 1).
@@ -297,7 +298,7 @@ class RaggedTensorSpec:
 
     @classmethod
     def from_value(cls, value):
-        return cls(value.shape, value.dtype, value.ragged_rank)
+        return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
 
     def is_compatible_with(self, other):
         if isinstance(other, RaggedTensor):

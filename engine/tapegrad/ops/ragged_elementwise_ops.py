@@ -7,7 +7,7 @@ dispatch does. Each op below is registered with that ragged form (see composite_
 [[4, 5], [6]]
 """
 from ..backend import xp
-from ..errors import InvalidArgumentError, UnimplementedError
+from ..errors import TF_TYPE_NAMES, InvalidArgumentError, UnimplementedError
 from ..ground import add, multiply
 from ..tensor import Tensor
 from ..variables import Variable
@@ -17,7 +17,6 @@ from .arithmetic_ops import (
     abs, cast, ceil, clip_by_value, divide, divide_no_nan, floor, floordiv, floormod, maximum,
     minimum, negative, round, sign, subtract, truediv,
 )
-from .composite_dispatch import composite_form
 from .exponential_ops import (
     erf, exp, expm1, log, log1p, pow, reciprocal, rsqrt, sqrt, square, squared_difference,
 )
@@ -28,7 +27,7 @@ from .logic_ops import (
 from .indexing_ops import gather
 from .nn_composite_ops import embedding_lookup, relu6, selu
 from .nn_ops import elu, gelu, leaky_relu, silu, softsign, swish
-from .ragged_ops import RaggedTensor, dense_against_flat_values
+from .ragged_ops import RaggedTensor, _rows, _tensor, dense_against_flat_values, ragged_form
 from .string_ops import (
     as_string, length, lower, regex_full_match, regex_replace, strip, substr, to_hash_bucket,
     to_hash_bucket_fast, to_hash_bucket_strong, to_number, upper,
@@ -84,17 +83,22 @@ def on_flat_values(op):
 
 
 def on_ragged_ids(op):
-    """The ragged form of the lookup ``op(params, ids)``: ``op`` on the flat ids, the result with
-    the ids' rows (TensorFlow's ``tf.gather`` / ``tf.nn.embedding_lookup`` on ragged ids)."""
+    """The ragged form of the lookup ``op(params, ids)``: with RaggedTensor ids, ``op`` on the
+    flat ids, the result with the ids' rows (TensorFlow's ``tf.gather`` /
+    ``tf.nn.embedding_lookup`` on ragged ids); with RaggedTensor params and dense ids, the rows
+    the ids name (``tf.gather(rt, [2, 0])``)."""
     name = getattr(op, "__name__", "op")
 
     def ragged_form(params, ids, *args, **kwargs):
-        if isinstance(params, RaggedTensor) or not isinstance(ids, RaggedTensor):
-            raise UnimplementedError(f"{name}: only dense params with RaggedTensor ids are "
-                                     f"supported")
         if any(kwargs.get(k) not in (None, 0) for k in ("axis", "batch_dims")) or \
                 any(a not in (None, 0) for a in args[:2]):
-            raise UnimplementedError(f"{name}: RaggedTensor ids take only axis=0, batch_dims=0")
+            raise UnimplementedError(f"{name}: RaggedTensor arguments take only axis=0, "
+                                     f"batch_dims=0")
+        if isinstance(params, RaggedTensor) and not isinstance(ids, RaggedTensor):
+            return gather_rows(params, ids)
+        if isinstance(params, RaggedTensor):
+            raise UnimplementedError(f"{name}: RaggedTensor params with RaggedTensor ids are "
+                                     f"not supported")
         return ids.with_flat_values(op(params, ids.flat_values, **{
             k: v for k, v in kwargs.items() if k not in ("axis", "batch_dims")}))
 
@@ -102,9 +106,29 @@ def on_ragged_ids(op):
     return ragged_form
 
 
+def gather_rows(rt, indices):
+    """The rows of ``rt`` that dense ``indices`` name, one ragged level per axis of
+    ``indices`` (TensorFlow's RaggedGather); gradients reach the gathered values."""
+    ids = _tensor(indices)
+    if ids.dtype.name not in ("int32", "int64"):
+        kind = TF_TYPE_NAMES.get(ids.dtype.name, ids.dtype.name)
+        raise InvalidArgumentError(f"Value for attr 'Tindices' of {kind} is not in the "
+                                   f"list of allowed values: int32, int64")
+    flat = ids._value.reshape(-1)
+    n = int(rt.nrows()._value)
+    bad = xp.nonzero((flat < 0) | (flat >= n))[0]
+    if bad.size:
+        raise InvalidArgumentError(f"indices[{bad[0]}] = {flat[bad[0]]} is not in [0, {n}) "
+                                   f"[Op:RaggedGather]")
+    out = _rows(rt, flat)
+    for size in reversed(ids._value.shape[1:]):
+        out = RaggedTensor.from_uniform_row_length(out, int(size), validate=False)
+    return out
+
+
 # one table of what TensorFlow dispatches for RaggedTensor, by the form each op takes
 DISPATCHED = {on_flat_values: NUMERIC + STRINGS, on_ragged_ids: (gather, embedding_lookup)}
 for _form, _ops in DISPATCHED.items():
     for _op in dict.fromkeys(_ops):   # once each (truediv is divide)
-        composite_form(RaggedTensor, _op)(_form(_op))
+        ragged_form(_op)(_form(_op))
 del _form, _ops, _op

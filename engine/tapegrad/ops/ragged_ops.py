@@ -6,6 +6,8 @@ Conversions and reductions are built from differentiable ops (``scatter_nd`` for
 over the ragged axis follows TensorFlow: an empty row's sum is 0, its mean NaN, its max the
 dtype's lowest finite value and its min the highest.
 """
+import functools
+
 from ..backend import xp
 from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
@@ -34,6 +36,66 @@ def _tensor(x, dtype=None):
 
 def _int64(x):
     return xp.asarray(getattr(x, "_value", x), dtype=xp.int64).reshape(-1)
+
+
+# -- the row partition's dtype ---------------------------------------------------------------------
+# int64 unless a partition is given as an int32 tensor or ``row_splits_dtype=tf.int32`` asks;
+# operations keep it, and refuse ragged inputs whose partitions disagree (as TensorFlow does).
+MISMATCHED_SPLITS = ("Input RaggedTensors have mismatched row_splits dtypes; use "
+                     "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.")
+
+
+def _given_kind(x, what):
+    """The partition dtype a given ``row_splits``/``row_lengths``/``value_rowids`` asks for: an
+    int32 tensor keeps int32, anything else (lists, arrays, int64 tensors) gives int64; a
+    tensor of another dtype is refused."""
+    value = getattr(x, "_value", None)
+    if value is None or not hasattr(x, "dtype"):
+        return xp.int64
+    if value.dtype not in (xp.int32, xp.int64):
+        raise ValueError(f"{what} must have dtype int32 or int64")
+    return value.dtype.type
+
+
+def _splits_kind(rt):
+    return rt.row_splits._value.dtype.type
+
+
+def _ragged_arguments(args, kwargs):
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, RaggedTensor):
+            yield a
+        elif type(a) in (list, tuple):
+            yield from (b for b in a if isinstance(b, RaggedTensor))
+
+
+def _in_kind(out, kind):
+    if isinstance(out, RaggedTensor):
+        return out.with_row_splits_dtype(kind)
+    if type(out) in (list, tuple):
+        return type(out)(_in_kind(o, kind) for o in out)
+    return out
+
+
+def keeps_splits_dtype(operation):
+    """``operation`` on RaggedTensors, refusing inputs whose row partitions differ in dtype and
+    giving its ragged results the inputs' int32 partitions where they have them."""
+    @functools.wraps(operation)
+    def checked(*args, **kwargs):
+        kinds = {_splits_kind(rt) for rt in _ragged_arguments(args, kwargs)}
+        if len(kinds) > 1:
+            raise ValueError(MISMATCHED_SPLITS)
+        out = operation(*args, **kwargs)
+        return _in_kind(out, xp.int32) if kinds == {xp.int32} else out
+    return checked
+
+
+def ragged_form(*ops, in_lists=False):
+    """``composite_form(RaggedTensor, *ops)`` for a form that keeps the partitions' dtype."""
+    def register(form):
+        composite_form(RaggedTensor, *ops, in_lists=in_lists)(keeps_splits_dtype(form))
+        return form
+    return register
 
 
 def dense_against_flat_values(rt, dense):
@@ -74,14 +136,17 @@ class RaggedTensor:
 
     _uniform_row_length = None     # an int for rows made by from_uniform_row_length
 
-    def __init__(self, values, row_splits):
+    def __init__(self, values, row_splits, splits_dtype=None):
+        kind = splits_dtype or _given_kind(row_splits, "row_splits")
         self._values = values
-        self._row_splits = wrap(_int64(row_splits))
+        self._row_splits = wrap(xp.asarray(getattr(row_splits, "_value", row_splits),
+                                           dtype=kind).reshape(-1))
 
     # -- construction -------------------------------------------------------------------------------
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
         values = values if isinstance(values, RaggedTensor) else _tensor(values)
+        kind = _given_kind(row_splits, "row_splits")
         splits = _int64(row_splits)
         if validate:
             n = values.nrows()._value if isinstance(values, RaggedTensor) else \
@@ -97,16 +162,17 @@ class RaggedTensor:
                 raise InvalidArgumentError(f"Arguments to from_row_splits do not form a valid "
                                            f"RaggedTensor:nvals. row_splits[-1] = {splits[-1]} "
                                            f"must equal the number of values {n}")
-        return cls(values, splits)
+        return cls(values, splits, kind)
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        kind = _given_kind(row_lengths, "row_lengths")
         lengths = _int64(row_lengths)
         if (lengths < 0).any():
             raise InvalidArgumentError("Arguments to from_row_lengths do not form a valid "
                                        "RaggedTensor: row_lengths must be non-negative")
-        return cls.from_row_splits(values, xp.concatenate([[0], xp.cumsum(lengths)]),
-                                   validate=validate)
+        splits = xp.concatenate([[0], xp.cumsum(lengths)]).astype(kind)
+        return cls.from_row_splits(values, wrap(splits), validate=validate)
 
     @classmethod
     def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
@@ -126,9 +192,11 @@ class RaggedTensor:
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        kind = _given_kind(value_rowids, "value_rowids")
         ids = _int64(value_rowids)
         n = int(nrows) if nrows is not None else (int(ids.max()) + 1 if ids.size else 0)
-        return cls.from_row_lengths(values, xp.bincount(ids.astype(xp.intp), minlength=n)[:n])
+        lengths = xp.bincount(ids.astype(xp.intp), minlength=n)[:n].astype(kind)
+        return cls.from_row_lengths(values, wrap(lengths))
 
     @classmethod
     def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
@@ -156,7 +224,8 @@ class RaggedTensor:
         starts = xp.concatenate([[0], xp.cumsum(row_lengths)])[:-1]
         cols = xp.arange(row_ids.size) - xp.repeat(starts, row_lengths.astype(xp.intp))
         index = wrap(xp.stack([row_ids, cols], axis=1).astype(xp.int64))
-        return cls.from_row_lengths(gather_nd(t, index), row_lengths)
+        out = cls.from_row_lengths(gather_nd(t, index), row_lengths)
+        return out if row_splits_dtype is None else out.with_row_splits_dtype(row_splits_dtype)
 
     # -- properties -------------------------------------------------------------------------------
     @property
@@ -197,18 +266,35 @@ class RaggedTensor:
         return wrap(xp.diff(self._row_splits._value))
 
     def nrows(self, out_type=None, name=None):
-        return wrap(xp.asarray(self._row_splits._value.size - 1, dtype=xp.int64))
+        kind = _splits_kind(self) if out_type is None else _as_np(out_type)
+        return wrap(xp.asarray(self._row_splits._value.size - 1, dtype=kind))
 
     def value_rowids(self, name=None):
-        return wrap(xp.repeat(xp.arange(self.nrows()._value, dtype=xp.int64),
-                                   self.row_lengths()._value.astype(xp.intp)))
+        return wrap(xp.repeat(xp.arange(self.nrows()._value, dtype=_splits_kind(self)),
+                              self.row_lengths()._value.astype(xp.intp)))
 
     def bounding_shape(self, axis=None, name=None, out_type=None):
         lengths = self.row_lengths()._value
         inner = self._values.bounding_shape()._value[1:] if isinstance(
             self._values, RaggedTensor) else xp.asarray(self._values._value.shape[1:], xp.int64)
         out = xp.concatenate([[lengths.size, lengths.max() if lengths.size else 0], inner])
-        return wrap(out.astype(xp.int64))
+        return wrap(out.astype(_splits_kind(self) if out_type is None else _as_np(out_type)))
+
+    def with_row_splits_dtype(self, dtype):
+        """The same RaggedTensor with every level's row partition in ``dtype`` (int32 or
+        int64)."""
+        dtype = as_dtype(dtype)
+        if dtype.name not in ("int32", "int64"):
+            raise ValueError(f"Argument `row_splits` dtype must be int32 or int64. Received "
+                             f"{dtype}.")
+        kind = dtype.as_numpy_dtype
+        values = self._values.with_row_splits_dtype(dtype) \
+            if isinstance(self._values, RaggedTensor) else self._values
+        if values is self._values and self._row_splits._value.dtype == kind:
+            return self
+        out = RaggedTensor(values, self._row_splits._value, kind)
+        out._uniform_row_length = self._uniform_row_length
+        return out
 
     # -- conversions ------------------------------------------------------------------------------
     def to_list(self):
@@ -261,6 +347,7 @@ class RaggedTensor:
         return dense
 
     # -- rows and arithmetic ------------------------------------------------------------------------
+    @keeps_splits_dtype
     def __getitem__(self, key):
         if isinstance(key, int):
             n = int(self.nrows()._value)
@@ -285,6 +372,7 @@ class RaggedTensor:
         raise TypeError("RaggedTensor indexing supports rt[i], rt[a:b] and rt[rows, cols] with "
                         "integers or slices")
 
+    @keeps_splits_dtype
     def merge_dims(self, outer_axis, inner_axis):
         """Axes ``outer_axis`` to ``inner_axis`` merged into one (``(0, 1)`` gives the values;
         ``(1, 2)`` joins each row's inner lists)."""
@@ -359,6 +447,8 @@ class RaggedTensor:
 
     def _binary(self, other, fn, reverse=False):
         if isinstance(other, RaggedTensor):
+            if _splits_kind(other) != _splits_kind(self):
+                raise ValueError(MISMATCHED_SPLITS)
             if not xp.array_equal(other.row_splits._value, self._row_splits._value):
                 raise InvalidArgumentError("RaggedTensors in an elementwise op must have the "
                                            "same row_splits")
@@ -448,7 +538,8 @@ class RaggedTensor:
                          not xp.array_equal(idx[:, 1], expected)):
             raise InvalidArgumentError(f"SparseTensor is not right-ragged: SparseTensor.indices"
                                        f" = {idx.tolist()}")
-        return cls.from_row_lengths(st_input.values, lengths)
+        out = cls.from_row_lengths(st_input.values, lengths)
+        return out if row_splits_dtype is None else out.with_row_splits_dtype(row_splits_dtype)
 
     def row_starts(self, name=None):
         return wrap(self._row_splits._value[:-1].copy())
@@ -566,7 +657,8 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
             values = build(flat, k - 1)
         return RaggedTensor.from_row_lengths(values, lengths, validate=False)
 
-    return build(list(pylist), rank)
+    out = build(list(pylist), rank)
+    return out if row_splits_dtype is None else out.with_row_splits_dtype(row_splits_dtype)
 
 
 # -- reductions over ragged tensors ------------------------------------------------------------------
@@ -617,13 +709,14 @@ def _reduction_form(kind):
 # tf.reduce_sum and friends reduce a RaggedTensor too (tf.reduce_sum(rt, axis=1) sums each row)
 for _kind, _op in (("sum", reduce_sum), ("mean", reduce_mean), ("max", reduce_max),
                    ("min", reduce_min), ("prod", reduce_prod)):
-    composite_form(RaggedTensor, _op)(_reduction_form(_kind))
+    ragged_form(_op)(_reduction_form(_kind))
 del _kind, _op
 
 
 del Tensor
 
 
+@keeps_splits_dtype
 def map_flat_values(op, *args, **kwargs):
     """``op`` applied to the flat values of the RaggedTensor arguments (all with the same
     rows), giving a RaggedTensor with those rows.
@@ -667,7 +760,8 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype
         raise InvalidArgumentError("Requires delta != 0 [Op:RaggedRange]")
     rows = [xp.arange(a, b, c) for a, b, c in zip(s.tolist(), l.tolist(), d.tolist())]
     values = (xp.concatenate(rows) if rows else xp.zeros(0)).astype(kind)
-    return RaggedTensor.from_row_lengths(wrap(values), [r.size for r in rows])
+    out = RaggedTensor.from_row_lengths(wrap(values), [r.size for r in rows])
+    return out if row_splits_dtype is None else out.with_row_splits_dtype(row_splits_dtype)
 
 
 def _as_np(dtype):

@@ -20,7 +20,7 @@ from .array_ops import fill, ones, shape as _dense_shape, zeros
 from .composite_dispatch import composite_form
 from .indexing_ops import gather
 from .ragged_array_ops import _take_rows
-from .ragged_ops import RaggedTensor, _tensor, dense_against_flat_values
+from .ragged_ops import RaggedTensor, _tensor, dense_against_flat_values, ragged_form
 from .shape_ops import tile
 
 
@@ -210,7 +210,7 @@ class DynamicRaggedShape:
 
 
 # -- tf.shape on a RaggedTensor -----------------------------------------------------------------
-@composite_form(RaggedTensor, _dense_shape)
+@ragged_form(_dense_shape)
 def ragged_shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
     """``tf.shape`` of a RaggedTensor: its DynamicRaggedShape, of ``out_type``."""
     return DynamicRaggedShape.from_tensor(input, dtype=out_type)
@@ -252,12 +252,12 @@ def _reshape_form(tensor, shape, name=None):
     return reshape(values, shape)
 
 
-composite_form(RaggedTensor, reshape)(_reshape_form)
+ragged_form(reshape)(_reshape_form)
 composite_form(DynamicRaggedShape, reshape)(_reshape_form)
 
 
 # -- tf.tile on a RaggedTensor ------------------------------------------------------------------
-@composite_form(RaggedTensor, tile)
+@ragged_form(tile)
 def ragged_tile(input, multiples, name=None):  # noqa: A002
     """``tf.tile`` of a RaggedTensor: rows repeated ``multiples[0]`` times, each row's items
     ``multiples[1]`` times, inner axes as a tensor's.
