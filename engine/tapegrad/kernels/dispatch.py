@@ -16,6 +16,7 @@ from . import calls, library, thresholds
 
 LIMITS = thresholds.for_environment(library.IN_PYODIDE)
 PRESENT = library.present()
+FREED_MEMORY_KEPT = library.keep_freed_memory()
 _state = {"on": PRESENT}
 _loaded = []  # [(Library or None, reason)] once loading was tried
 
