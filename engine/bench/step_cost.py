@@ -1,7 +1,8 @@
 """Per-step cost of the small steps W2, W3-b64 (and -b256), W6-hvp and W5-tanh (issue 18), natively,
-and of W2 and W3-b64 under ``@tf.function`` (issue 29: ``W2-tf.function``, ``W3-b64-tf.function``).
+and of W2 and W3-b64 under ``@tf.function`` (issue 29: ``W2-fn``, ``W3-b64-fn``, the bench's row ids;
+also named ``W2-tf.function``, ``W3-b64-tf.function``).
 
-    python engine/bench/step_cost.py [--case W2|W3-b64|W3-b256|W6-hvp|W5-tanh|W2-tf.function] \
+    python engine/bench/step_cost.py [--case W2|W3-b64|W3-b256|W6-hvp|W5-tanh|W2-fn|W3-b64-fn] \
         [--steps 200] [--repeat 7]
     valgrind --tool=callgrind --instr-atstart=no python engine/bench/step_cost.py --case W2 \
         --steps N --repeat 0 --callgrind-on
@@ -39,7 +40,8 @@ CASES = {"W2": dict(sizes=MLP_W2, batch=32), "W3-b64": dict(sizes=MLP_W3, batch=
 
 # The same steps under ``@tf.function``: after the first call (the trace) each call replays the
 # recorded graph without running the Python body.
-TRACED = {"W2-tf.function": "W2", "W3-b64-tf.function": "W3-b64"}
+TRACED = {"W2-fn": "W2", "W3-b64-fn": "W3-b64", "W2-tf.function": "W2",
+          "W3-b64-tf.function": "W3-b64"}
 
 
 def make_step(case_id):

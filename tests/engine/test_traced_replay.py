@@ -1,6 +1,7 @@
-"""A traced training step replayed with no tape around the call (the prepared replay of
-function/graph.py: implementations run without ``recording.bind``) gives exactly the numbers of
-the same step run eagerly and of the replay through ``bind`` (a tape around the call)."""
+"""A traced training step replayed with no tape around the call (the compiled program of
+function/compiled.py, or the prepared steps of function/graph.py: implementations run without
+``recording.bind``) gives exactly the numbers of the same step run eagerly and of the replay
+through ``bind`` (a tape around the call)."""
 import numpy as np
 
 import tapegrad as tf
@@ -54,7 +55,7 @@ def test_replayed_step_gives_eager_numbers_exactly():
     traced = tf.function(step)
     replayed = _run(traced, variables, calls=6)
     (graph,) = [g for by_shape in traced._graphs.values() for g in by_shape.values()]
-    assert graph.replayable and graph._prepared is not None     # calls 2..6 were prepared replays
+    assert graph.replayable and graph._program      # calls 2..6 ran the compiled program
     assert traced.experimental_get_tracing_count() == 1
     np.testing.assert_array_equal(replayed[0], eager[0])
     for got, want in zip(replayed[1], eager[1]):
@@ -103,8 +104,9 @@ def test_prepare_keeps_other_nodes_and_unguards_ops():
     f(tf.constant([1.0, -1.0]))
     f(tf.constant([2.0, -2.0]))
     (graph,) = [g for by_shape in f._graphs.values() for g in by_shape.values()]
-    kinds = [step[0] for step in graph._prepared]
+    prepared = graph_module.prepare(graph.nodes)
+    kinds = [step[0] for step in prepared]
     assert kinds == [graph_module.PREPARED_OP] * 2
-    for step in graph._prepared:
+    for step in prepared:
         prim, impl, raw = step[1], step[2], step[3]
         assert impl is prim.impl and not getattr(raw, "_dtype_rule", False)

@@ -30,7 +30,7 @@ import sys
 from .. import backprop, convert, ground, tensor as tensor_module
 from ..backend import NAME, host as np   # (NumPy itself: its arrays are what is watched)
 from ..errors import OperatorNotAllowedInGraphError
-from ..ops import array_ops, shape_ops
+from ..ops import array_ops, shape_ops, sparse_xent_ops
 from ..primitives import TABLE, Primitive
 from ..recording import bind, scope_stack
 from ..tape import GradientTape
@@ -38,9 +38,9 @@ from ..tensor import EagerTensor, Tensor, convert_to_tensor
 from ..thread_state import entered, state
 from ..variables import Variable
 from .calls import _ENGINE_DIR, _HiddenPrints
+from .compiled import ASSIGN, COND, OP, READ, VJP, WHILE, as_tensor, compile_nodes, unguarded
 from .keys import map_leaves
 
-OP, READ, ASSIGN, VJP, COND, WHILE = "op", "read", "assign", "vjp", "cond", "while"
 PREPARED_OP = "prepared op"       # an op as ``prepare`` makes it, for a replay nothing records
 
 _recorders = []          # the TraceRecorders of the traces in progress in this process
@@ -70,6 +70,7 @@ _CONSTANT_MAKERS = {code: python_args for fn, python_args in (
     (ground.zeros_of, ()), (ground.ones_of, ()), (ground.scalar_like, ("value",)),
     (backprop.seeds, ()),                       # a gradient's ones
     (GradientTape.gradient, ()),                # an unconnected gradient's zeros
+    (sparse_xent_ops._onehot, ("z",)),          # the labels' one-hot in its reverse rule
 ) for code in _codes(fn)}
 _WRAP = tensor_module.wrap.__code__
 
@@ -117,23 +118,42 @@ def _noting(method, what):
 
 
 def _recorded_vjp(prim, vjp):
-    """``vjp`` as the primitives hold it while tracing: one node of the graph, replayed by
-    calling ``vjp`` again. A reverse rule is a function of its tensors alone, but may compute
-    in NumPy where no tape records (the trace must not see those arrays as constants)."""
+    """``vjp`` as the primitives hold it while tracing: traced through, so that the ops the rule
+    binds are the graph's ops (a replay runs them as it runs any op). The rule stays one node
+    of the graph, replayed by calling ``vjp`` again, where it did what a replay cannot repeat
+    (read a value in Python, made a tensor in Python from arrays), and where it has an array
+    path of its own for when nothing records (it then makes fewer tensors than the ops it binds
+    while recorded: a fused kernel, a NumPy formula), which is what an eager step runs."""
     def traced_vjp(g, ans, inputs, attrs, wanted):
         active = state.active
         seeing = [r for r in _recorders if not r.opaque and r in active]
-        for r in seeing:
-            r.opaque += 1
-        try:
-            out = vjp(g, ans, inputs, attrs, wanted)
-        finally:
-            for r in seeing:
-                r.opaque -= 1
-        for r in seeing:
-            r.on_vjp(prim, vjp, (g, ans, *inputs), attrs, wanted, out)
+        marks = [r.enter_rule() for r in seeing]
+        out = vjp(g, ans, inputs, attrs, wanted)
+        bound = max([len(r.nodes) - start for r, (start, _) in zip(seeing, marks)], default=0)
+        fused = bound > 1 and _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound
+        for r, mark in zip(seeing, marks):
+            r.leave_rule(mark, prim, vjp, (g, ans, *inputs), attrs, wanted, out, fused)
         return out
     return traced_vjp
+
+
+def _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted):
+    """How many tensors ``vjp`` makes when nothing records (run again, unseen by the traces)."""
+    active = state.active
+    saved = active[:]
+    del active[:]
+    for r in _recorders:
+        r.opaque += 1
+    try:
+        before = _real_next_id()
+        vjp(g, ans, inputs, attrs, wanted)
+        return _real_next_id() - before - 1
+    except Exception:       # (it raises alone: the ops traced through are the graph's)
+        return len(TABLE)
+    finally:
+        for r in _recorders:
+            r.opaque -= 1
+        active[:] = saved
 
 
 _saved_vjps = {}
@@ -424,6 +444,28 @@ class TraceRecorder:
             self.undo.append((var, var._value))
         self.nodes.append((ASSIGN, self._variable_ref(var), kind, self.slot_of(value)))
 
+    def enter_rule(self):
+        """A reverse rule starts running through the trace: where its nodes start, and the
+        reason the trace cannot be replayed so far (the rule's own reason is told apart)."""
+        mark = (len(self.nodes), self.reason)
+        self.reason = None
+        return mark
+
+    def leave_rule(self, mark, prim, vjp, inputs, attrs, wanted, out, fused):
+        """The rule that started at ``mark`` gave ``out``: its ops stay the graph's, unless
+        something in it cannot be replayed, or it is ``fused`` (see ``_recorded_vjp``); then
+        they give way to one ``VJP`` node."""
+        start, reason = mark
+        made = self.made_in_python
+        if not fused and self.reason is None and not self.branched and all(
+                c is None or (isinstance(c, Tensor) and (c._id in self._slot or c._id not in made))
+                for c in out):
+            self.reason = reason
+            return
+        del self.nodes[start:]
+        self.reason = reason
+        self.on_vjp(prim, vjp, inputs, attrs, wanted, out)
+
     def on_vjp(self, prim, vjp, inputs, attrs, wanted, out):
         """A reverse rule ran on ``inputs`` (the cotangent, the op's output, its inputs)."""
         if self.branched:      # (a gradient taken inside would follow the branches taken)
@@ -524,6 +566,7 @@ class TraceGraph:
         self.outputs = outputs
         self._specs = recorder.specs
         self._prepared = None         # the nodes as ``prepare`` makes them, on the first replay
+        self._program = None          # the compiled nodes (False: they do not compile)
         self._template = [None] * len(recorder.specs)
         for slot, t in self.constants.items():
             self._template[slot] = t
@@ -535,7 +578,9 @@ class TraceGraph:
 
     def replay_in(self, label, flat_inputs):
         """``replay`` with its ops grouped under ``label`` (the call's cluster in the tape
-        graph)."""
+        graph; nothing records a replay while no tape or accumulator is active)."""
+        if not state.active:
+            return self.replay(flat_inputs)
         scopes = scope_stack.mine()
         scopes.append(label)
         try:
@@ -546,8 +591,23 @@ class TraceGraph:
     def replay(self, flat_inputs):
         """The outputs for ``flat_inputs`` (the call's tensor and variable leaves), computed by
         running the nodes through ``recording.bind`` (tapes around the call record them); where
-        no tape or accumulator is active, by the prepared steps (``prepare``), which run the
-        same implementations on the same arrays without ``bind``'s per-op work."""
+        no tape or accumulator is active, by the compiled program (``compiled.py``), or where
+        the graph does not compile, by the prepared steps (``prepare``), which run the same
+        implementations on the same arrays without ``bind``'s per-op work."""
+        if not state.active:
+            program = self._program
+            if program is None:
+                program = self._program = self._compile() or False
+            if program:
+                try:
+                    got = program.run(flat_inputs)
+                except Exception as e:
+                    got = self._resume(program, e, flat_inputs)
+                if got is not None:
+                    by_slot = dict(zip(program.out_slots, got))
+                    return map_leaves(lambda x: by_slot[x.i] if isinstance(x, _Out) else x,
+                                      self.outputs)
+                self._program = None        # (an implementation was replaced: compile again)
         vals = self._template[:]
         for i, slot in self.inputs:
             vals[slot] = flat_inputs[i]
@@ -558,6 +618,33 @@ class TraceGraph:
                 self._prepared = prepare(self.nodes)
             run_nodes(self._prepared, vals, flat_inputs)
         return map_leaves(lambda x: vals[x.i] if isinstance(x, _Out) else x, self.outputs)
+
+    def _compile(self):
+        out_slots = []
+        map_leaves(lambda x: isinstance(x, _Out) and x.i not in out_slots and
+                   out_slots.append(x.i), self.outputs)
+        prims = {node[1]: None for node in self.nodes if node[0] is OP}
+        return compile_nodes(self.nodes, self.constants, self.inputs, out_slots, list(prims))
+
+    def _resume(self, program, error, flat_inputs):
+        """A compiled run raised ``error``: the nodes from the one that raised on run through
+        ``recording.bind`` from the values the run had (raising the eager error, as an eager
+        call does); returns the output tensors in ``program.out_slots``' order."""
+        failed = program.failed_node(error)
+        if failed is None:
+            raise error
+        k, local = failed
+        vals = self._template[:]
+        for slot, value in program.folded.items():
+            vals[slot] = as_tensor(value)
+        for slot in range(len(vals)):
+            value = local.get(f"v{slot}")
+            if vals[slot] is None and value is not None:
+                vals[slot] = as_tensor(value)
+        for i, slot in self.inputs:
+            vals[slot] = flat_inputs[i]
+        run_nodes(self.nodes[k:], vals, flat_inputs)
+        return tuple(vals[slot] for slot in program.out_slots)
 
 
 def truth(t):
@@ -606,7 +693,7 @@ def run_nodes(nodes, vals, flat_inputs):
         if kind is PREPARED_OP:
             _, prim, impl, raw, attrs, ins, out = node
             if prim.impl is not impl:       # (replaced since: check_numerics, kernels)
-                raw = _unguarded(prim.impl)
+                raw = unguarded(prim.impl)
             try:
                 value = raw(*[vals[j]._value for j in ins], **attrs)
             except Exception:
@@ -640,10 +727,6 @@ def run_nodes(nodes, vals, flat_inputs):
 # without the dtype guard (``checks.dtype_rules.guard``), its attributes and its slots; the other
 # nodes stay as they are. An op that raises is run again through ``bind``, which raises its
 # error exactly as an eager call does.
-def _unguarded(impl):
-    return impl.__wrapped__ if getattr(impl, "_dtype_rule", False) else impl
-
-
 def prepare(nodes):
     """``nodes`` as steps for ``run_nodes``: an op becomes ``(PREPARED_OP, prim, the impl it
     had, that impl unguarded, attrs, input slots, output slot)``; a cond's or while loop's
@@ -653,7 +736,7 @@ def prepare(nodes):
         kind = node[0]
         if kind is OP:
             prim = node[1]
-            steps.append((PREPARED_OP, prim, prim.impl, _unguarded(prim.impl), node[2] or {},
+            steps.append((PREPARED_OP, prim, prim.impl, unguarded(prim.impl), node[2] or {},
                           node[3], node[4]))
         elif kind is COND:
             steps.append((COND, node[1], (prepare(node[2][0]), node[2][1]),

@@ -14,7 +14,7 @@ from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, 
 from .retracing import retracing_watch
 from .signatures import (bind_to_signature, check_input_signature,
                          check_signature_covers_parameters, named_arguments, parameter_names,
-                         rebuild, spec_of)
+                         plain_parameters, rebuild, spec_of)
 from .symbolic import outputs, with_symbolic_names
 from .variable_state import UndoAssignments, variables_made
 
@@ -87,6 +87,8 @@ class Function:
             check_signature_covers_parameters(self._signature, self._input_signature)
         functools.update_wrapper(self, python_function, updated=())
         self._label = f"tf.function:{self._graph_label()}"
+        self._plain_names = plain_parameters(self._signature)
+        self._watch = None           # the retracing watch (``retracing_watch``), on first call
 
     # -- attributes TensorFlow's Function has ----------------------------------------------------
     @property
@@ -166,10 +168,14 @@ class Function:
         """The call's ``(name, value)`` arguments and its trace key."""
         if self._input_signature is not None:
             return bind_to_signature(self._signature, self._input_signature, args, kwargs)
-        try:
-            _, named = named_arguments(self._signature, args, kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self._name}() {e}") from None
+        names = self._plain_names
+        if names is not None and not kwargs and len(args) == len(names):
+            named = list(zip(names, args))      # (Speed: what ``named_arguments`` gives)
+        else:
+            try:
+                _, named = named_arguments(self._signature, args, kwargs)
+            except TypeError as e:
+                raise TypeError(f"{self._name}() {e}") from None
         named = [(n, map_leaves(as_tensor_leaf, v)) for n, v in named]
         return named, trace_key(tuple(v for _, v in named))
 
@@ -187,7 +193,10 @@ class Function:
         if tracing:
             pattern = self._new_trace(key)
         if _calls.depth == 0:             # TensorFlow watches the calls made eagerly
-            retracing_watch(self._python_function).note(tracing, self._target())
+            watch = self._watch
+            if watch is None:
+                watch = self._watch = retracing_watch(self._python_function)
+            watch.note(tracing, self._target())
         values = [v for _, v in named]
         if not tracing:
             return self._execute(pattern, values, named)

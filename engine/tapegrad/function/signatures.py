@@ -33,6 +33,17 @@ def named_arguments(signature, args, kwargs):
     return bound, out
 
 
+def plain_parameters(signature):
+    """The parameter names when every parameter is positional with no default (a call with
+    that many positional arguments binds them in order, as ``named_arguments`` does); else
+    None."""
+    params = signature.parameters.values()
+    if all(p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+           and p.default is inspect.Parameter.empty for p in params):
+        return tuple(p.name for p in params)
+    return None
+
+
 def rebuild(signature, values, named):
     """Positional and keyword arguments for the Python function from per-name values."""
     by_name = dict(zip([n for n, _ in named], values))
