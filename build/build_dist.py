@@ -63,6 +63,8 @@ SNAPSHOT_MODULES = ["__future__", "numbers", "pickle", "hashlib", "hmac", "ctype
                     # what the playground's runtime and every run's graph export import
                     "signal", "tapegrad.graph", "tapegrad.graph.capturing", "tapegrad.graph.document",
                     "tapegrad.graph.export", "tapegrad.graph.function_view",
+                    # what the worker's graph warm-up at idle imports (playground_runtime.graph.warm_up)
+                    "numpy.ma",
                     "playground_runtime", "playground_runtime.output",
                     # the page's boot after the restore (web/src/pyodide-boot.js)
                     "_tapegrad_boot"]

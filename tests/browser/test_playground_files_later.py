@@ -1,7 +1,7 @@
 """After a snapshot boot the packages' files are written on demand (web/src/pyodide-boot.js,
 web/python/_tapegrad_boot.py): a run imports whatever it names, from packages whose files are not
-written yet; a traceback through the engine shows its source lines; and nothing is downloaded after
-Ready that the code did not ask for (no wheel at all for the default example)."""
+written yet; formatting a traceback downloads nothing; and nothing is downloaded after Ready that
+the code did not ask for (no wheel at all for the default example, the page's idle work included)."""
 from __future__ import annotations
 
 import zipfile
@@ -45,7 +45,8 @@ def test_files_only_on_demand(page, as_playground):
     play = as_playground(pg)
     assert play.run() == "ok", play.console_text()
     pg.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0", timeout=60_000)
-    assert wheels == [], wheels                   # the default example needs no package's files
+    pg.wait_for_timeout(5000)                      # the worker's idle graph warm-up after it
+    assert wheels == [], wheels                   # the default example and the idle warm-up need none
     play.set_code(
         "import os, numpy, tapegrad\n"
         "print('tapegrad', os.path.exists(tapegrad.__file__))\n"
@@ -62,21 +63,31 @@ def test_files_only_on_demand(page, as_playground):
     assert "sources True" in out, out
 
 
-def test_a_traceback_through_the_engine_shows_its_source(page, as_playground):
-    """tapegrad's files are not written when the error happens: the traceback's source line has
-    them written (linecache)."""
-    pg = page("?example=scalar-gradient")
+def test_a_traceback_through_the_engine_downloads_nothing(page, as_playground):
+    """Formatting a traceback does not download a package's files (Pyodide formats every exception
+    that reaches JavaScript, shown or not): the user's own line shows; an engine frame's line shows
+    once its package's files are written (here by an import that needed them)."""
+    wheels = []
+    pg = page("?example=scalar-gradient",
+              on_context=lambda ctx: ctx.on("request", lambda r: wheels.append(r.url.rsplit("/", 1)[-1])
+                                            if r.url.endswith(".whl") else None))
     play = as_playground(pg)
     play.wait_ready()
-    play.set_code("import traceback, tapegrad as tf\n"
-                  "try:\n"
-                  "    tf.reshape(tf.ones((2, 3)), (4, 4))\n"
-                  "except Exception:\n"
-                  "    frames = traceback.extract_tb(__import__('sys').exc_info()[2])\n"
-                  "    engine = [f for f in frames if '/tapegrad/' in f.filename]\n"
-                  "    print('engine frames', len(engine) > 0, all(f.line for f in engine))\n")
+    code = ("import sys, traceback, tapegrad as tf\n"
+            "try:\n"
+            "    tf.reshape(tf.ones((2, 3)), (4, 4))  # the user's line\n"
+            "except Exception:\n"
+            "    frames = traceback.extract_tb(sys.exc_info()[2])\n"
+            "    engine = [f for f in frames if '/tapegrad/' in f.filename]\n"
+            "    print('frames', frames[0].line.endswith('# the user\\'s line'), len(engine) > 0, all(f.line for f in engine))\n")
+    play.set_code(code)
     assert play.run() == "ok", play.console_text()
-    assert "engine frames True True" in play.last_run_output(), play.last_run_output()
+    assert "frames True True False" in play.last_run_output(), play.last_run_output()
+    assert wheels == [], wheels
+    play.set_code("import tapegrad.data\n" + code)   # tapegrad.data is not in the snapshot: files written
+    assert play.run() == "ok", play.console_text()
+    assert "frames True True True" in play.last_run_output(), play.last_run_output()
+    assert [w.split("-")[0] for w in wheels] == ["tapegrad"], wheels
 
 
 def test_a_module_the_slim_standard_library_left_out(page, as_playground):

@@ -6,7 +6,6 @@ state), has the packages' files written on demand (``FilesOnDemand``) and the fu
 library fetched when a program imports a module the page's slim one left out (``LeftOutStdlib``).
 """
 import json
-import linecache
 import os
 import random
 import sys
@@ -36,9 +35,10 @@ class FilesOnDemand:
     The snapshot holds the modules of NumPy and tapegrad imported, but not their files, which
     the page downloads only when they are needed (networkx's too: nothing imports it until a
     program does): a module imported that the snapshot lacks (``numpy.fft``, ``tapegrad.data``...),
-    a source line a traceback or ``inspect`` reads (``linecache``), or the kernel library the engine
-    wanted (``kernel_files_wanted``). ``ensure(top_level_name)`` writes them; it raises when the
-    download fails (offline, a package not kept for offline use), and the import then fails with
+    or the kernel library the engine wanted (``kernel_files_wanted``). A traceback's source line
+    does not download them (Pyodide formats every exception that reaches JavaScript, shown or not,
+    and each would cost a wheel): it shows once its package's files are written.
+    ``ensure(top_level_name)`` writes them; it raises when the download fails (offline, a package not kept for offline use), and the import then fails with
     its message. As a finder it never returns a spec: Python's own finders then find the module.
     """
 
@@ -64,27 +64,10 @@ class FilesOnDemand:
             raise ModuleNotFoundError(f"No module named {name!r}: {_message_of(e)}", name=name) from None
         return None
 
-    def source_of(self, filename):
-        """A file under site-packages whose package's files are not written yet: writes them."""
-        head = self._site + "/"
-        if filename.startswith(head):
-            try:
-                self.write(filename[len(head):].partition("/")[0])
-            except Exception:   # offline: the traceback goes without that line
-                pass
-
 
 def _message_of(err):
     text = str(err).strip().splitlines()
     return text[-1].removeprefix("Error: ") if text else type(err).__name__
-
-
-def _updatecache_writing_files(updatecache):
-    def updatecache_after_files(filename, module_globals=None):
-        if _files is not None:
-            _files.source_of(filename)
-        return updatecache(filename, module_globals)
-    return updatecache_after_files
 
 
 def refresh_site_finders(site):
@@ -138,6 +121,3 @@ def after_restore(ensure, names, site, fetch_full=None):
     sys.meta_path.insert(0, _files)
     if fetch_full is not None and LEFT_OUT:
         sys.meta_path.append(LeftOutStdlib(fetch_full))
-    if not getattr(linecache.updatecache, "_writes_files", False):
-        linecache.updatecache = _updatecache_writing_files(linecache.updatecache)
-        linecache.updatecache._writes_files = True

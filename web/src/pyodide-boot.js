@@ -9,8 +9,8 @@
 //     The snapshot was taken with NumPy and tapegrad imported: their shared libraries are linked
 //     back in as the heap is restored (snapshot-libs.js, with the build's snapshot-libs.json).
 //  3. The packages' files (their modules are in the heap already) are downloaded only when
-//     something needs them: an import the snapshot lacks, a traceback's source line, the engine's
-//     kernel library (filesOnDemand). Nothing is downloaded after Ready that the code did not ask
+//     something needs them: an import the snapshot lacks, the engine's kernel library
+//     (filesOnDemand). Nothing is downloaded after Ready that the code did not ask
 //     for. Each wheel is unpacked here, in JavaScript, straight into Pyodide's file system: the
 //     build stores the wheels' entries uncompressed (build/prepare_wheels.mjs). Without the snapshot,
 //     the wheels are installed before Ready (falling back to pyodide.loadPackage for a package
@@ -256,8 +256,8 @@ function downloadNow(url, name) {
 /**
  * The files of the packages the snapshot holds imported (and of the `later` ones), written on
  * demand: their modules are in the restored heap already, so the files matter only to what needs
- * them: a module imported later, a traceback's source line, the engine's kernel library
- * (web/python/_tapegrad_boot.py decides when). `ensure(importName)` downloads the package's wheel
+ * them: a module imported later, the engine's kernel library (web/python/_tapegrad_boot.py
+ * decides when; a traceback's source lines show once they are written). `ensure(importName)` downloads the package's wheel
  * then and there (synchronously: Python is waiting) and writes its files. Nothing is downloaded
  * that the code did not ask for.
  */
@@ -284,7 +284,7 @@ function filesOnDemand(pyodide, lock, names, indexURL, marks) {
     marks.unpackMs = (marks.unpackMs ?? 0) + performance.now() - t1;
   }
   // web/python/_tapegrad_boot.py, imported in the snapshot: reseeds random, and has ensure called
-  // on the first import, source line or kernel library that needs a package's files.
+  // on the first import or kernel library that needs a package's files.
   // The full standard library, for a module the slim one left out: written to `path`.
   const fetchFull = (path) => {
     const t0 = performance.now();
