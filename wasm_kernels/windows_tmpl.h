@@ -98,13 +98,14 @@ TG_EXPORT void CAT(tg_col2im, SFX)(const int64_t *geo, const T *cols, T *img) {
 #undef COL2IM_CHUNK
 
 /* Max pooling: out (n, oh, ow, c) the maximum of each window and idx the flat index into x of
- * the entry it came from. The window's entries are visited in row-major order and a later one
+ * the entry it came from (NumPy's intp: 64 bits natively, 32 in wasm32). The window's entries are visited in row-major order and a later one
  * takes over only when strictly greater, or when it is NaN and the maximum so far is not: the
  * first maximum, NaN counting as the largest, as NumPy's argmax has it. Entries outside x count
  * as -inf. Returns how many windows' maxima lie outside x (the first entry of a window that
  * starts in the padding, when nothing real is greater): 0, or the caller uses NumPy for the
  * whole call (whose index then points outside the window). */
-TG_EXPORT ptrdiff_t CAT(tg_max_pool, SFX)(const int64_t *geo, const T *x, T *out, int64_t *idx) {
+TG_EXPORT ptrdiff_t CAT(tg_max_pool, SFX)(const int64_t *geo, const T *x, T *out,
+                                          ptrdiff_t *idx) {
   tg_geometry g = tg_geometry_of(geo);
   ptrdiff_t outside = 0;
   T best[POOL_CHUNK];
@@ -135,7 +136,7 @@ TG_EXPORT ptrdiff_t CAT(tg_max_pool, SFX)(const int64_t *geo, const T *x, T *out
                 at[k] = take ? off : at[k];
               }
             }
-          int64_t base = ((b * g.h + y0) * g.w + x0) * g.c + c0;
+          ptrdiff_t base = ((b * g.h + y0) * g.w + x0) * g.c + c0;
           for (ptrdiff_t k = 0; k < cn; k++) {
             outside += !first_inside && at[k] == 0; /* (every later entry's offset is > 0) */
             out[p + c0 + k] = best[k];
@@ -151,10 +152,10 @@ TG_EXPORT ptrdiff_t CAT(tg_max_pool, SFX)(const int64_t *geo, const T *x, T *out
  * as a sum from zero does); otherwise the values are summed in double in `acc` (size entries) in
  * the order of o, then rounded to T: NumPy's bincount with weights, then astype. Returns 0, or 1
  * when an index is outside [0, size) (the caller then uses NumPy, for its result or error). */
-TG_EXPORT int CAT(tg_max_pool_grad, SFX)(ptrdiff_t n, const int64_t *idx, const T *g,
+TG_EXPORT int CAT(tg_max_pool_grad, SFX)(ptrdiff_t n, const ptrdiff_t *idx, const T *g,
                                          ptrdiff_t size, T *dx, double *acc) {
   for (ptrdiff_t o = 0; o < n; o++)
-    if (idx[o] < 0 || idx[o] >= (int64_t)size) return 1;
+    if (idx[o] < 0 || idx[o] >= size) return 1;
   if (acc == NULL) {
     for (ptrdiff_t i = 0; i < size; i++) dx[i] = (T)0;
     for (ptrdiff_t o = 0; o < n; o++) dx[idx[o]] = g[o] + (T)0;

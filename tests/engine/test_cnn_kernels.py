@@ -139,7 +139,7 @@ def test_the_pool_kernel_finds_the_numpy_index(dtype, config):
 def test_the_overlapping_scatter_sums_in_double_as_bincount():
     rng = np.random.RandomState(4)
     for dtype in ("float32", "float64"):
-        idx = rng.randint(0, 50, 400).astype(np.int64)
+        idx = rng.randint(0, 50, 400).astype(np.intp)
         g = (rng.standard_normal(400) * 10.0 ** rng.randint(-8, 8, 400)).astype(dtype)
         g[::9] = -0.0
         dx = calls.max_pool_grad(LIB, idx, g, (50,), apart=False)
@@ -198,3 +198,19 @@ def test_im2col_and_col2im_kernels_are_the_numpy_loops(dtype, config):
         on, off = _both(lambda: conv_ops._col2im_impl(np.where(np.isinf(cols), 1.5, cols), **a))
         _same_bits(on, off, f"col2im, {channels} channels")
         assert calls.col2im(LIB, cols, **a) is not None   # (the kernel answered)
+
+
+def test_positions_from_the_kernel_serve_numpys_gradient():
+    """A forward on the kernel and its gradient on NumPy (kernels switched off between them):
+    the kept positions are NumPy's index type, so NumPy's scatter takes them as they are."""
+    x = tf.constant(_values("float32", (2, 6, 6, 3))["ties"])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 3, 1, "VALID")          # overlapping: NumPy's bincount
+        loss = tf.reduce_sum(y * y)
+    with kernels.disabled():
+        g = tape.gradient(loss, x).numpy()
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.max_pool2d(x, 3, 1, "VALID") ** 2)
+        _same_bits(g, tape.gradient(loss, x).numpy(), "kernel forward, NumPy gradient")

@@ -422,13 +422,13 @@ def col2im(lib, cols, ksize, strides, dilations, pads, out_hw, in_hw):
 
 def max_pool(lib, x, ksize, strides, dilations, pads, out_hw):
     """``(out, idx)``: each window's first maximum (NaN the largest) and its flat index into
-    ``x`` (int64), or None, also when a maximum lies in the padding (NumPy's index for it points
+    ``x`` (intp, as NumPy's indices), or None, also when a maximum lies in the padding (NumPy's index for it points
     outside the window, which NumPy then reproduces)."""
     dtype = _dtype(x)
     if dtype is None or x.ndim != 4 or not x.size:
         return None
     shape = (x.shape[0],) + tuple(out_hw) + (x.shape[3],)
-    out, idx = xp.empty(shape, x.dtype), xp.empty(shape, xp.int64)
+    out, idx = xp.empty(shape, x.dtype), xp.empty(shape, xp.intp)
     if out.size and lib.fn("tg_max_pool", dtype)(
             _ptr(_geometry(x.shape, ksize, strides, dilations, pads, out_hw)), _ptr(x), _ptr(out),
             _ptr(idx)):
@@ -437,10 +437,10 @@ def max_pool(lib, x, ksize, strides, dilations, pads, out_hw):
 
 
 def max_pool_grad(lib, idx, g, shape, apart):
-    """An array of ``shape`` with ``g`` added at the flat positions ``idx`` (int64, g's shape):
+    """An array of ``shape`` with ``g`` added at the flat positions ``idx`` (intp, g's size):
     stored (``apart``: no position twice) or summed in double as NumPy's bincount."""
     dtype = _dtype(g)
-    if dtype is None or not isinstance(idx, xp.ndarray) or idx.dtype != xp.int64 \
+    if dtype is None or not isinstance(idx, xp.ndarray) or idx.dtype != xp.intp \
             or not idx.flags.c_contiguous or idx.size != g.size:
         return None
     dx = xp.empty(shape, g.dtype)

@@ -335,6 +335,9 @@ def max_pool(x, ksize, strides, dilations, pads, out_hw):
 
 
 def max_pool_grad(idx, g, shape, apart):
-    if not _windows(g.size):
+    size = 1
+    for d in shape:
+        size *= d
+    if not _windows(size):          # (x's size, as for the forward)
         return None
     return _run(calls.max_pool_grad, idx, g, shape, apart)
