@@ -193,6 +193,8 @@ def test_im2col_and_col2im_kernels_are_the_numpy_loops(dtype, config):
         for fill in (0, -np.inf):
             on, off = _both(lambda: conv_ops._im2col_impl(x, **a, fill=fill))
             _same_bits(on, off, f"im2col, {channels} channels, fill {fill}")
+            geometry = {k: v for k, v in a.items() if k != "in_hw"}
+            _same_bits(calls.im2col(LIB, x, fill=fill, **geometry), off, "the kernel itself")
         cols = on
         cols.reshape(-1)[::7] = -0.0
         on, off = _both(lambda: conv_ops._col2im_impl(np.where(np.isinf(cols), 1.5, cols), **a))

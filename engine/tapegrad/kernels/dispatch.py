@@ -316,7 +316,9 @@ def _windows(size, family="windows"):
 
 
 def im2col(x, ksize, strides, dilations, pads, out_hw, fill):
-    if not _windows(x.size * ksize[0] * ksize[1], "im2col"):
+    # (one channel: NumPy's strided copy per window entry is faster, in Pyodide too: 0.6 vs 0.8
+    # ms for 64x28x28x1 and 3x3 windows; 16 channels: 0.9 vs 0.3-0.5 ms there)
+    if x.ndim != 4 or x.shape[3] == 1 or not _windows(x.size * ksize[0] * ksize[1], "im2col"):
         return None
     return _run(calls.im2col, x, ksize, strides, dilations, pads, out_hw, fill)
 
