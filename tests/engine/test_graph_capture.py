@@ -90,6 +90,13 @@ def test_a_loop_past_keep_tapes_lets_go_of_its_older_steps_records_only_when_ask
     assert len(doc["nodes"]) == len(_loop(capture(), 2).to_dict()["nodes"])
 
 
+def test_a_loop_of_big_steps_lets_go_before_keep_tapes(monkeypatch):
+    from tapegrad.graph import capturing
+    monkeypatch.setattr(capturing, "KEEP_BYTES", 100)     # each step's outputs: a few floats
+    cap = _loop(capture(let_go_steps=True), 6)
+    assert cap.let_go == {0, 1, 2, 3} and len(cap.to_dict()["tapes"]) == 2
+
+
 def test_a_short_loop_and_a_loop_with_few_tapes_keep_every_step():
     from tapegrad.graph import capturing
     short = _loop(capture(let_go_steps=True), capturing.KEEP_TAPES - 1, extra_tapes=1)

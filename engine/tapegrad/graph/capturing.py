@@ -8,10 +8,11 @@ The schema is documented in docs/graph-json.md.
 
 A capture keeps every tape with the records its gradient call let go: in a training loop, every
 step's activations. ``capture(let_go_steps=True)`` (the playground's, which shows one step of a
-loop) bounds that: once the run has recorded more than ``KEEP_TAPES`` tapes, a loop's step (a
-tape whose gradient was asked on a line that asked it of at least ``LOOP_STEPS`` tapes) lets go
-of its released records when the step two after it on the same line has its gradient (the last
-two steps of each loop stay whole). Such a step has nothing left to draw: ``to_dict`` leaves it
+loop) bounds that: once the run has recorded more than ``KEEP_TAPES`` tapes, or its loops' steps
+hold more than ``KEEP_BYTES`` of outputs, a loop's step (a tape whose gradient was asked on a
+line that asked it of at least ``LOOP_STEPS`` tapes) lets go of its released records when the
+step two after it on the same line has its gradient (the last two steps of each loop stay
+whole). Small tapes (the tutorials') are all kept up to KEEP_TAPES. Such a step has nothing left to draw: ``to_dict`` leaves it
 out (``let_go``, the indices of those tapes). A digits CNN's fit kept 44 MB per step natively
 (2.8 GB after two epochs) and the Pyodide heap outgrew 2 GB in one epoch of issue 34's CNN.
 """
@@ -28,6 +29,7 @@ from .provenance import provenance_of
 
 KEEP_TAPES = 30     # tapes kept whole whatever they are (the runtime's MAX_TAPES_FOR_NONES)
 LOOP_STEPS = 3      # tapes asked on one line before it counts as a loop (as representative_step)
+KEEP_BYTES = 64 * 2**20   # loop steps' outputs kept whole before KEEP_TAPES (a CNN step: 25 MB)
 
 
 class Capture:
@@ -41,6 +43,7 @@ class Capture:
         self.let_go_steps = let_go_steps
         self._index = {}         # id(tape) -> its index (the tapes are kept: ids stay theirs)
         self._steps_of_line = {}     # line -> the tapes asked there, in order (let_go_steps)
+        self._step_bytes = 0         # bytes of the outputs of the tapes asked so far (kept)
         self._hook = None
 
     def __enter__(self):
@@ -83,13 +86,19 @@ class Capture:
 
     def _step_done(self, index, line, call):
         """Lets go of the records of the step two before ``index`` on ``line`` when that line
-        is a loop and the run has more than KEEP_TAPES tapes (see the module's text)."""
+        is a loop and the run has more than KEEP_TAPES tapes or KEEP_BYTES of outputs kept (see
+        the module's text)."""
         steps = self._steps_of_line.setdefault(line, [])
         if steps and steps[-1][0] == index:
             steps[-1][1].append(call)     # another gradient call on the same tape
             return
         steps.append((index, [call]))
-        if len(steps) < LOOP_STEPS or len(self.tapes) <= KEEP_TAPES:
+        if len(self.tapes) <= KEEP_TAPES and self._step_bytes <= KEEP_BYTES:
+            released = self.tapes[index].observer.released or ()
+            self._step_bytes += sum(getattr(r.output._value, "nbytes", 0) for r in released)
+            if self._step_bytes <= KEEP_BYTES:
+                return
+        if len(steps) < LOOP_STEPS:
             return
         while len(steps) > 2:
             old, calls = steps.pop(0)
