@@ -202,3 +202,24 @@ def test_graph_with_a_cond_runs_the_prepared_steps():
     np.testing.assert_array_equal(f(tf.constant([-1.0])).numpy(), [-2.0])
     graph = _graph(f)
     assert graph._program is False and graph._prepared is not None
+
+
+def test_only_the_engines_own_rules_are_run_a_second_time_while_tracing():
+    # A rule with its own array path is found by running it again, unseen; a gradient the user
+    # registered (an engine wrapper around the user's function) never is: its side effects
+    # happen once per trace.
+    from types import SimpleNamespace
+
+    from tapegrad import custom
+    from tapegrad.function.graph import _engine_rule
+    from tapegrad.primitives import TABLE
+
+    def users_gradient(op, grad):
+        return grad
+
+    stand_in = SimpleNamespace(name="StandIn", vjp=None, jvp=None)   # (not put in the table)
+    custom._install_registered(users_gradient)(stand_in)
+    assert stand_in.vjp.__code__.co_filename == custom.__file__     # the engine's wrapper
+    assert not _engine_rule(stand_in.vjp)
+    for name in ("MatMul", "AddV2", "Relu", "Mean", "SparseSoftmaxCrossEntropyWithLogits"):
+        assert _engine_rule(TABLE[name].vjp)

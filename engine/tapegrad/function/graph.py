@@ -7,8 +7,9 @@ applies, each variable read and each assignment, exactly as a tape does. Every v
 uses is one of: an input (a tensor or variable argument), a variable read (read again on every
 replay: variables are never baked in), a constant (a tensor made from Python values, or one
 captured from outside the function), or an earlier node's output. A gradient taken inside the
-body is one node per reverse rule the tape ran, replayed by calling the rule again (a rule is a
-function of its tensors, though it may compute in NumPy where nothing records). While a trace
+body is traced through its reverse rules: the graph holds the primitives they bind, except for a
+rule kept as one node, replayed by calling it again (see ``_recorded_vjp``). A replay that nothing
+records runs the graph compiled into one Python function (``compiled.py``). While a trace
 runs, ``.numpy()`` on a tensor it computed raises TensorFlow's graph ``AttributeError``.
 
 A trace can be replayed only when nothing in it depended on a tensor's value outside the
@@ -130,11 +131,21 @@ def _recorded_vjp(prim, vjp):
         marks = [r.enter_rule() for r in seeing]
         out = vjp(g, ans, inputs, attrs, wanted)
         bound = max([len(r.nodes) - start for r, (start, _) in zip(seeing, marks)], default=0)
-        fused = bound > 1 and _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound
+        fused = bound > 1 and _engine_rule(vjp) and \
+            _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound
         for r, mark in zip(seeing, marks):
             r.leave_rule(mark, prim, vjp, (g, ans, *inputs), attrs, wanted, out, fused)
         return out
     return traced_vjp
+
+
+def _engine_rule(vjp):
+    """Whether ``vjp`` and the functions its closure holds are the engine's (a gradient the user
+    registered is never run a second time: its Python side effects happen once per trace)."""
+    functions = [vjp] + [c.cell_contents for c in vjp.__closure__ or ()
+                         if callable(getattr(c, "cell_contents", None))]
+    return all(getattr(getattr(f, "__code__", None), "co_filename", "").startswith(_ENGINE_DIR)
+               for f in functions if not isinstance(f, type))
 
 
 def _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted):
@@ -394,7 +405,7 @@ class TraceRecorder:
         self.held = []                # slot -> the tensor seen there while tracing
         self.undo = None              # while an untaken branch records: [(variable, array)]
         self.branched = False         # a COND or WHILE node was recorded
-        self.opaque = 0               # > 0 while a reverse rule runs (one node: its ops unseen)
+        self.opaque = 0               # > 0 while a reverse rule runs unseen (_tensors_made_alone)
         self.inputs = []              # (input index, slot) for tensor inputs
         self.flat_inputs = flat_inputs
         for i, x in enumerate(flat_inputs):
