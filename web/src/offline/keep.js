@@ -61,7 +61,7 @@ function addKeepButton(keepAll) {
     button.textContent = { keeping: "Keeping for offline use…", ready: "Kept for offline use" }[state] ?? "Keep for offline use";
     button.disabled = state === "keeping" || state === "ready";
     button.title = state === "failed" ? "Keeping every package failed: try again online"
-      : "Keep every package the examples use, so that all of them work offline (about 16 MB)";
+      : "Keep every package the examples use, so that all of them work offline (about 18 MB)";
   };
   button.addEventListener("click", keepAll);
   new MutationObserver(label).observe(root, { attributes: true, attributeFilter: ["data-offline-all"] });
