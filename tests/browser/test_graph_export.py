@@ -166,6 +166,11 @@ WATCH_JS = """() => {
     let last = panel.dataset.renderMs;
     // this run's line only: the console still shows the runs before it (each under its header)
     const header = '▶ Run ' + (Number(document.body.dataset.runs || 0) + 1);
+    // the page's long tasks (Performance long tasks: over 50 ms on the main thread)
+    times.long = [];
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) times.long.push([e.startTime, e.duration]);
+    }).observe({entryTypes: ['longtask']});
     const watch = new MutationObserver(() => {
         const now = performance.now();
         const text = document.querySelector('[data-testid=console]').textContent;
@@ -184,7 +189,8 @@ WATCH_JS = """() => {
 
 def draw_times(programs: dict, dist=None, runs: int = 1, idle: bool = False) -> dict:
     """{key: [(ms from the program's last printed line to the first drawing, the panel's own ms
-    for it, ms to the whole document drawn, the panel's ms for that)] per run} for each program,
+    for it, ms to the whole document drawn, the panel's ms for that, the longest task on the
+    page's main thread from the first drawing to a second after the whole one)] per run} for each program,
     each run in a fresh tab of the playground in headless Chromium (for
     engine/bench/graph_export.py --page; outside pytest). A big tape's first drawing is its
     preview (docs/graph-json.md); the times include the export inside Pyodide and the message.
@@ -212,9 +218,12 @@ def draw_times(programs: dict, dist=None, runs: int = 1, idle: bool = False) -> 
                                                "'tapegrad:graphWarm').length > 0", timeout=180_000)
                     page.evaluate(WATCH_JS)
                     run(page, source, timeout_ms=600_000)
+                    page.wait_for_function("() => window.__graphTimes.whole", timeout=600_000)
+                    page.wait_for_timeout(1000)
                     t = page.evaluate("window.__graphTimes")
+                    longest = max((d for s, d in t["long"] if s + d >= t["drawn"]), default=0)
                     out[key].append((t["drawn"] - t["printed"], t["firstMs"], t["whole"] - t["printed"],
-                                     t["wholeMs"]))
+                                     t["wholeMs"], longest))
                     page.close()
             browser.close()
     finally:
