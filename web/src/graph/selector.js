@@ -8,7 +8,9 @@ import { callTitle } from "./backward.js";
 function tapeOption(tape, i) {
   const bits = [tapeName(tape)];
   if (tape.persistent) bits.push("persistent");
-  bits.push(`${tape.forward.length} op${tape.forward.length === 1 ? "" : "s"}`);
+  // (a big tape's box view: a step stands for `count` ops)
+  const ops = tape.forward.reduce((n, s) => n + (s.count ?? 1), 0);
+  bits.push(`${ops} op${ops === 1 ? "" : "s"}`);
   const calls = tape.gradients.length;
   bits.push(`${calls} call${calls === 1 ? "" : "s"}`);
   return html("option", { value: String(i) }, [bits.join(" · ")]);
