@@ -2,7 +2,7 @@
 // last run's whole graph and lists a box's members on request (messages "graph-members" and
 // "graph-group", web/src/messages.js; docs/graph-json.md, "The box view").
 
-import { toWorker } from "../messages.js";
+import { handlerOf, toWorker } from "../messages.js";
 
 let asked = 0;
 
@@ -17,11 +17,14 @@ export function membersLoader(worker) {
     if (!w) return Promise.resolve({ group, total: -1, start, members: [] });
     const id = ++asked;
     return new Promise((resolve) => {
-      const answer = (ev) => {
-        if (ev.data?.type !== "graph-group" || ev.data.id !== id) return;
-        w.removeEventListener("message", answer);
-        resolve(JSON.parse(ev.data.payload));
-      };
+      const receive = handlerOf("worker", {
+        "graph-group"(m) {
+          if (m.id !== id) return;
+          w.removeEventListener("message", answer);
+          resolve(JSON.parse(m.payload));
+        },
+      });
+      const answer = (ev) => receive(ev.data);
       w.addEventListener("message", answer);
       toWorker(w, "graph-members", { id, group, start });
     });
