@@ -72,10 +72,13 @@ def _object_keys(text: str, start: int) -> list[str]:
 
 
 def test_every_kind_sent_or_handled_is_in_the_table_with_its_sender(table):
-    sent = {"page": set(), "worker": set(), "worker-to-pool": set()}
-    handled = {"page": set(), "worker": set(), "python": set(), "worker-to-pool": set()}
+    sent = {"page": set(), "worker": set(), "worker-to-pool": set(), "page-to-sw": set(), "sw": set()}
+    handled = {"page": set(), "worker": set(), "python": set(), "worker-to-pool": set(),
+               "page-to-sw": set(), "sw": set()}
     patterns = {"toWorker": r'\btoWorker\(\s*[\w.]+\s*,\s*"([\w-]+)"', "toPage": r'\btoPage\(\s*"([\w-]+)"',
                 "toPoolThread": r'\btoPoolThread\(\s*[\w.]+\s*,\s*"([\w-]+)"',
+                "toServiceWorker": r'\btoServiceWorker\(\s*[\w.]+\s*,\s*"([\w-]+)"',
+                "fromServiceWorker": r'\bfromServiceWorker\(\s*[\w.]+\s*,\s*"([\w-]+)"',
                 "handlerOf": r'\bhandlerOf\(\s*"([\w-]+)"\s*,\s*\{'}
     for name, text in _sources().items():
         assert "postMessage(" not in text, f"{name} posts a message around web/src/messages.js"
@@ -86,6 +89,8 @@ def test_every_kind_sent_or_handled_is_in_the_table_with_its_sender(table):
         sent["page"].update(re.findall(patterns["toWorker"], text))
         sent["worker"].update(re.findall(patterns["toPage"], text))
         sent["worker-to-pool"].update(re.findall(patterns["toPoolThread"], text))
+        sent["page-to-sw"].update(re.findall(patterns["toServiceWorker"], text))
+        sent["sw"].update(re.findall(patterns["fromServiceWorker"], text))
         for m in re.finditer(patterns["handlerOf"], text):
             handled[m.group(1)].update(_object_keys(text, m.end() - 1))
     for sender, kinds in sent.items():
@@ -98,8 +103,8 @@ def test_every_kind_sent_or_handled_is_in_the_table_with_its_sender(table):
     python_kinds = {k for k, v in table.items() if v["from"] == "python"}
     assert sent["page"] == handled["page"] == {k for k, v in table.items() if v["from"] == "page"}
     assert sent["worker"] == handled["worker"] == {k for k, v in table.items() if v["from"] == "worker"}
-    assert sent["worker-to-pool"] == handled["worker-to-pool"] == \
-        {k for k, v in table.items() if v["from"] == "worker-to-pool"}
+    for sender in ("worker-to-pool", "page-to-sw", "sw"):
+        assert sent[sender] == handled[sender] == {k for k, v in table.items() if v["from"] == sender}
     assert handled["python"] == python_kinds
 
 
@@ -113,7 +118,7 @@ def test_the_python_runtime_sends_the_tables_python_kinds(table):
 
 def test_every_row_says_what_it_is_for(table):
     for kind, row in table.items():
-        assert row["from"] in ("page", "worker", "python", "worker-to-pool"), kind
+        assert row["from"] in ("page", "worker", "python", "worker-to-pool", "page-to-sw", "sw"), kind
         assert isinstance(row["fields"], list) and row["about"].strip(), kind
 
 

@@ -176,7 +176,7 @@ class TapegradPlayground extends HTMLElement {
     // Queued behind other elements' runs: this element becomes the active one only when the
     // worker actually starts its run.
     const started = () => { active = this; this.#running = true; };
-    const runner_ = { run: (source, sink) => r.run(source, { ...sink, started }) };
+    const runner_ = { run: (source, sink) => r.run(source, { ...sink, started }), get worker() { return r.worker; } };
     this.#runs += 1;
     let status;
     try {

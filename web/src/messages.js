@@ -72,6 +72,14 @@ export const MESSAGES = {
       + "\"skipped\" part where a long batch was cut, its whole text as full when cut (for Save "
       + "output), unsaved: characters past the run's 16 MB kept for saving (output.py)" },
   note: { from: "python", fields: ["text"], about: "a note for the console, e.g. figures not shown" },
+
+  // page -> its offline service worker, and the answers (web/src/offline/keep.js, service-worker.js)
+  "keep-all": { from: "page-to-sw", fields: [],
+    about: "keep every file of this build for offline use (\"Keep for offline use\", ?offline=all)" },
+  "keep-status": { from: "page-to-sw", fields: [], about: "ask whether every file is kept already" },
+  "kept-all": { from: "sw", fields: [], about: "every file of this build is kept" },
+  "keep-failed": { from: "sw", fields: ["text"], about: "keeping every file failed, and why" },
+  "kept-status": { from: "sw", fields: ["all"], about: "the answer to keep-status: all, a boolean" },
 };
 
 /** Throws unless `type` is a kind of the table sent by `from`. */
@@ -95,6 +103,18 @@ export function toPoolThread(thread, type, fields = {}) {
   thread.postMessage({ type, ...fields });
 }
 
+/** Posts message `type` from the page to its service worker `sw`; the answer comes on `transfer`'s port. */
+export function toServiceWorker(sw, type, fields = {}, transfer = []) {
+  check(type, "page-to-sw");
+  sw.postMessage({ type, ...fields }, transfer);
+}
+
+/** Posts answer `type` from the service worker to `target` (a MessagePort or a client). */
+export function fromServiceWorker(target, type, fields = {}) {
+  check(type, "sw");
+  target.postMessage({ type, ...fields });
+}
+
 /** Posts message `type` from the worker to the page (in the worker only). */
 export function toPage(type, fields = {}) {
   check(type, "worker");
@@ -102,7 +122,7 @@ export function toPage(type, fields = {}) {
 }
 
 /**
- * A receiver of the kinds sent by `from` ("page", "worker", "worker-to-pool" or "python"): `handlers` maps kinds
+ * A receiver of the kinds sent by `from` ("page", "worker", "worker-to-pool", "page-to-sw", "sw" or "python"): `handlers` maps kinds
  * of the table to functions, `receive(message)` calls the one of `message.type` (for "python":
  * `receive(kind, data)`). A handler or a message of a kind not in the table is an error.
  */

@@ -9,6 +9,7 @@
 // localhost). <html data-offline> says where it stands: "keeping", "ready" (this build's files
 // are kept: the page works offline), "off" (not kept, and why in data-offline-why);
 // <html data-offline-all>: "keeping", "ready" (every package kept too), "failed".
+import { handlerOf, toServiceWorker } from "../messages.js";
 
 const SETTLED = "tapegrad:settled";
 
@@ -27,7 +28,7 @@ export function keepForOffline(scriptUrl) {
   };
   const keepAll = () => {
     root.dataset.offlineAll = "keeping";
-    return register().then((reg) => ask(reg.active, { type: "keep-all" }))
+    return register().then((reg) => ask(reg.active, (sw, port) => toServiceWorker(sw, "keep-all", {}, [port])))
       .then((answer) => { root.dataset.offlineAll = answer.type === "kept-all" ? "ready" : "failed"; },
             () => { root.dataset.offlineAll = "failed"; });
   };
@@ -40,7 +41,7 @@ export function keepForOffline(scriptUrl) {
   });
   const controller = navigator.serviceWorker.controller;
   if (controller) {
-    ask(controller, { type: "status" }).then((s) => { if (s.all) root.dataset.offlineAll = "ready"; }, () => {});
+    ask(controller, (sw, port) => toServiceWorker(sw, "keep-status", {}, [port])).then((s) => { if (s.all) root.dataset.offlineAll = "ready"; }, () => {});
   }
   document.addEventListener("DOMContentLoaded", () => addKeepButton(keepAll), { once: true });
 }
@@ -69,13 +70,15 @@ function addKeepButton(keepAll) {
   menu.insertBefore(button, document.getElementById("clear-data"));
 }
 
-/** Posts `message` to a service worker; resolves to its answer. */
-function ask(worker, message) {
+/** Has `send(worker, port)` post a message to a service worker; resolves to its answer on
+ * `port` (checked against the table). */
+function ask(worker, send) {
   return new Promise((resolve, reject) => {
     if (!worker) return reject(new Error("no active service worker"));
     const channel = new MessageChannel();
-    channel.port1.onmessage = (ev) => resolve(ev.data);
-    worker.postMessage(message, [channel.port2]);
+    const answer = (message) => resolve(message);
+    channel.port1.onmessage = (ev) => handlerOf("sw", { "kept-all": answer, "keep-failed": answer, "kept-status": answer })(ev.data);
+    send(worker, channel.port2);
   });
 }
 

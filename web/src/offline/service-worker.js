@@ -20,6 +20,8 @@
 //   kept is then answered 503 with NOT_KEPT (the worker names the package: not kept for offline use).
 // - A new build is a new version (a hash of the files' bytes): the new worker installs its own
 //   cache, takes over at once and deletes the caches of other versions.
+import { fromServiceWorker, handlerOf } from "../messages.js";
+
 /* global __OFFLINE__ */
 const OFFLINE = __OFFLINE__;
 const PREFIX = "tapegrad-offline-";
@@ -52,13 +54,14 @@ self.addEventListener("fetch", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  const reply = (message) => event.ports[0]?.postMessage(message) ?? event.source?.postMessage(message);
-  if (event.data?.type === "keep-all") {
-    event.waitUntil(keepAll().then(() => reply({ type: "kept-all" }),
-                                   (err) => reply({ type: "keep-failed", text: String(err?.message ?? err) })));
-  } else if (event.data?.type === "status") {
-    event.waitUntil(caches.open(CACHE).then((c) => c.match(KEEP_ALL)).then((m) => reply({ type: "status", all: !!m })));
-  }
+  const target = event.ports[0] ?? event.source;
+  handlerOf("page-to-sw", {
+    "keep-all": () => event.waitUntil(keepAll().then(
+      () => fromServiceWorker(target, "kept-all"),
+      (err) => fromServiceWorker(target, "keep-failed", { text: String(err?.message ?? err) }))),
+    "keep-status": () => event.waitUntil(caches.open(CACHE).then((c) => c.match(KEEP_ALL))
+      .then((m) => fromServiceWorker(target, "kept-status", { all: !!m }))),
+  })(event.data);
 });
 
 /** The network's answer (a build file is kept as it passes); when the network fails, the kept
