@@ -6,7 +6,7 @@ The graph box carries data-live-step (the step drawn while the run goes on) and 
 run's step, once it has ended); an observer records every value seen while the page is running.
 No timing is asserted: the cost of the live graphs is a benchmark figure
 (tests/browser/bench_live_graph.py). How often the pane is refreshed depends on what an export
-costs against the run (the worker keeps the exports under 4% of the run's time), and the first
+costs against the run (the worker keeps the exports under about 2% of the run's time), and the first
 export in a fresh page costs the most: the custom loop runs first, and the fit is long (12 epochs).
 """
 from __future__ import annotations

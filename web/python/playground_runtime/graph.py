@@ -187,7 +187,8 @@ class LiveGraph:
     by layer or source line, no values: a Keras step of the digits example exports in 14 ms
     natively, against 107 ms whole, most of that the values' summaries); the graph at the end is
     the whole step. The next export waits ``EVERY_S`` or ``1 / MAX_SHARE`` times the last one's
-    cost, whichever is longer: the exports take at most ``MAX_SHARE`` of the run's time
+    cost (the first export's, cold, aside), whichever is longer: the exports take at most about
+    ``MAX_SHARE`` of the run's time
     (tests/browser/bench_live_graph.py measures the run with and without them). The throttle is
     here, in the worker: the page draws every document it gets.
     """
@@ -250,7 +251,9 @@ class LiveGraph:
             self.next_at = float("inf")
             return
         now = self.clock()
-        self.next_at = now + max(self.EVERY_S, (now - started) / self.MAX_SHARE)
+        # the run's first export is the cold one (2-5 times the next): it does not set the pace
+        cost = 0.0 if self.sent == 1 else now - started
+        self.next_at = now + max(self.EVERY_S, cost / self.MAX_SHARE)
 
     def loop_found(self):
         """The run is a loop: the export's modules are imported now (the graph at the end needs
