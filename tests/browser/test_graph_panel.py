@@ -212,6 +212,23 @@ def test_backward_animation_reaches_the_sources_with_values_on_edges(pg, shot):
     shot(pg, "graph-backward-end")
 
 
+def test_current_edges_march_only_while_the_timeline_plays(pg):
+    """A shown graph repaints nothing while idle: the current step's edges stand still (their
+    animation paused) until Play, and stand still again at Pause."""
+    pg.select_option("[data-testid=gradient-select]", "0")
+    pg.click("[data-testid=timeline-backward]")
+    pg.click("[data-testid=timeline-first]")
+    pg.click("[data-testid=timeline-next]")
+    states = lambda: set(pg.eval_on_selector_all(   # noqa: E731
+        "[data-testid=graph] svg path.tg-graph-edge.tg-graph-current",
+        "els => els.map(e => getComputedStyle(e).animationPlayState)"))
+    assert states() == {"paused"}
+    pg.click("[data-testid=timeline-play]")
+    assert states() == {"running"}
+    pg.click("[data-testid=timeline-play]")          # pause
+    assert states() == {"paused"}
+
+
 def test_hover_shows_value_shape_dtype_gradient_and_the_none_reason(pg, shot):
     doc = native_doc(SCALAR)
     call = doc["tapes"][0]["gradients"][0]
