@@ -88,10 +88,11 @@ while True:
 
 
 def settled(play):
-    """A ready page whose packages' files are written (after a boot from the snapshot they are
-    written after the first run; the kernels' .wasm files are among them)."""
+    """A ready page whose kernel library is there: after a boot from the snapshot the packages'
+    files come on demand, the kernels' after a first run that wanted them (that run computes
+    with NumPy alone; the engine tries the library again on its next call)."""
     play.wait_ready()
-    run_ok(play, "print('first run')\n")
+    run_ok(play, "from tapegrad.kernels import dispatch\ndispatch.lib()\nprint('first run')\n")
     play.pg.wait_for_function("() => performance.getEntriesByName('tapegrad:settled').length > 0",
                               timeout=120_000)
     return play
