@@ -118,8 +118,17 @@ def summary(where: str, results: dict) -> dict:
         best = 100 * (min(r["on"]) / min(r["off"]) - 1)
         out[name] = {"on_s": round(on, 3), "off_s": round(off, 3), "slower_pct": round(slower, 1),
                      "best_slower_pct": round(best, 1)}
+        # paired: each round ran the program with and without, back to back (order alternated)
+        ratios = sorted(a / b for a, b in zip(r["on"], r["off"]))
+        mid = statistics.median(ratios)
+        quart = statistics.quantiles(ratios, n=4) if len(ratios) >= 2 else [mid, mid, mid]
+        out[name].update(paired_median=round(mid, 3), paired_q1=round(quart[0], 3),
+                         paired_q3=round(quart[2], 3))
         line = (f"{where} {name}: median {on:.3f} s with the live graph, {off:.3f} s without: "
-                f"{slower:+.1f}%; fastest runs {best:+.1f}% ({len(r['on'])} runs each)")
+                f"{slower:+.1f}%; fastest runs {best:+.1f}% ({len(r['on'])} runs each); paired "
+                f"on/off median {mid:.3f} (quartiles {quart[0]:.3f}-{quart[2]:.3f}, "
+                f"{ratios[0]:.3f}-{ratios[-1]:.3f} in all, {sum(x > 1 for x in ratios)} of "
+                f"{len(ratios)} rounds slower)")
         if r["live"]:      # the page's: the worker's own export times, summed over each run
             shares = [100 * sum(e["ms"] for e in live) / 1000 / took
                       for live, took in zip(r["live"], r["on"])]

@@ -2,7 +2,7 @@
 shows the graph pane's "Tape | graph of f" bar; "graph of f" draws f's concrete function (its ops
 as the pane labels them: MatMul, AddV2...) and lists f's traces in a select, the retrace marked;
 "Tape" draws the tape again. axe finds no serious or critical violation in that view, in the light
-and dark themes; its controls are 44 px on a touch screen. Screenshots: /tmp/helper39/.
+and dark themes; its controls are 44 px on a touch screen. Screenshots: test-results/browser/function-graph-*.png.
 """
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SHOTS
 from test_phone_a11y import AXE, AXE_RUN_JS, CONTROL_SIZES_JS, with_axe
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = json.loads((ROOT / "web" / "examples" / "manifest.json").read_text())["examples"]
 (ENTRY,) = [e for e in MANIFEST if e["id"] == "tf-function-graph"]
 EXAMPLE = (ROOT / "web" / "examples" / ENTRY["file"]).read_text()
-SHOTS = Path("/tmp/helper39")
 
 LABELS_JS = """() => [...document.querySelectorAll('[data-testid=graph] [data-node-id] .tg-graph-label')]
   .map((t) => t.textContent)"""
@@ -46,7 +46,7 @@ def _whole_labels(pg):
 
 def _shot(pg, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pg.locator("[data-testid=graph]").screenshot(path=str(SHOTS / f"{name}.png"))
+    pg.locator("[data-testid=graph]").screenshot(path=str(SHOTS / f"function-graph-{name}.png"))
 
 
 def test_graph_of_f_draws_the_traced_ops_and_lists_both_traces(page, as_playground):

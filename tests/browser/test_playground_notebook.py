@@ -51,11 +51,12 @@ def all_cells(pg):
 
 
 def source_box(pg, index: int):
-    """Code cell `index`'s CodeMirror text, the editor built first (a click on the cell's text)."""
+    """Code cell `index`'s CodeMirror text, the editor built first (the cell's plain text focused,
+    as a click or Tab would). Focused in one step in the page: the plain text may be swapped for
+    the editor at any moment (it is built once the cell scrolls near), and a click that waits for
+    the plain text would then wait for a node that never comes back."""
     cell = code_cells(pg).nth(index)
-    plain = cell.locator("[data-testid=cell-source]")
-    if plain.count():
-        plain.click()
+    cell.evaluate("cell => cell.querySelector('[data-testid=cell-source]')?.focus()")
     content = cell.locator(".cm-content")
     content.wait_for()
     return content
@@ -155,7 +156,7 @@ def test_phone_layout(page, shot):
     assert width <= 390
 
 
-def test_phone_every_notebook_control_is_44px_and_fits(page):
+def test_phone_every_notebook_control_is_44px_and_fits(page, shot):
     pg = page(f"?notebook={BASICS}", **PHONE)
     pg.wait_for_selector("[data-testid=notebook]:not([hidden]) .nb-markdown h1")
     source_box(pg, 0)
@@ -164,7 +165,7 @@ def test_phone_every_notebook_control_is_44px_and_fits(page):
     assert small == []
     assert len(pg.evaluate(CONTROL_SIZES_JS)) > 20       # the cells' buttons are among them
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
-    pg.screenshot(path="/tmp/helper37/notebook-phone.png")
+    shot(pg, "notebook-phone")
 
 
 def test_file_picker_open_autosave_and_drop(page):
@@ -229,7 +230,7 @@ history = model.fit(inputs, targets, epochs=3, batch_size=16, verbose=0)
 print("fit done", len(history.history["loss"]))"""
 
 
-def test_fit_shows_the_live_training_chart_under_its_cell(notebook_page):
+def test_fit_shows_the_live_training_chart_under_its_cell(notebook_page, shot):
     pg = notebook_page
     pg.locator("[data-testid=notebook] .nb-insert").nth(1).locator("[data-testid=add-markdown]").click()
     area = all_cells(pg).nth(1).locator("textarea")
@@ -253,8 +254,7 @@ def test_fit_shows_the_live_training_chart_under_its_cell(notebook_page):
     pg.evaluate("() => document.activeElement?.blur()")
     pg.set_viewport_size({"width": 1366, "height": 1100})
     all_cells(pg).nth(1).evaluate("c => c.scrollIntoView({ block: 'start' })")
-    Path("/tmp/helper37").mkdir(exist_ok=True)
-    pg.screenshot(path="/tmp/helper37/notebook-edited-with-chart.png")
+    shot(pg, "notebook-edited-with-chart")
     pg.set_viewport_size({"width": 1366, "height": 768})
 
 
