@@ -40,19 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_kernels import start_server  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS, DIST, Playground  # noqa: E402
 
-MLP = """
-import tensorflow as tf
-tf.keras.utils.set_random_seed(0)
-(x_train, y_train), _ = tf.keras.datasets.digits.load_data()
-x_train = x_train.reshape(-1, 64).astype("float32") / 16.0
-model = tf.keras.Sequential([
-    tf.keras.Input(shape=(64,)),
-    tf.keras.layers.Dense(32, activation="relu", name="hidden"),
-    tf.keras.layers.Dense(10, name="logits"),
-], name="digits_mlp")
-model.compile(optimizer=tf.keras.optimizers.Adam(0.01),
-              loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-              metrics=["accuracy"])
+# The gallery's digits MLP (web/examples/17_mlp_digits.py) up to its fit, fitted here with the
+# bench's own batch size and epochs.
+_EXAMPLE = (Path(__file__).resolve().parents[2] / "web" / "examples" / "17_mlp_digits.py").read_text()
+MLP = _EXAMPLE[:_EXAMPLE.index("model.fit(")] + """
 BATCH = 32
 FIT = lambda: model.fit(x_train, y_train, epochs=EPOCHS, batch_size=BATCH)
 STEPS = EPOCHS * -(-len(x_train) // BATCH)

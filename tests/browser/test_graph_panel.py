@@ -150,6 +150,22 @@ def fmt(x: float) -> str:
     return f"{x:.6g}"
 
 
+# The texts on edges that lie over a node's box, its texts or a badge ([] when none): each pair as
+# "edge label text / node's kind". Measured on screen (getBoundingClientRect), 1 px tolerance.
+LABELS_OVER_NODES_JS = """() => {
+  const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => [e, e.getBoundingClientRect()]);
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const nodes = boxes('[data-testid=graph] .tg-graph-node .tg-graph-shape, [data-testid=graph] .tg-graph-node text, [data-testid=graph] .tg-graph-badge');
+  const hits = [];
+  for (const [bg, r] of boxes('[data-testid=graph] .tg-graph-edge-label-bg')) {
+    for (const [n, q] of nodes) {
+      if (meets(r, q)) hits.push(`${bg.parentNode.textContent} / ${n.closest('.tg-graph-node')?.dataset.kind ?? n.getAttribute('class')}`);
+    }
+  }
+  return hits;
+}"""
+
+
 # -- tests ---------------------------------------------------------------------------------------
 
 def test_graph_has_the_engines_nodes_and_the_timeline_highlights_each_line(pg, shot):
@@ -173,6 +189,7 @@ def test_graph_has_the_engines_nodes_and_the_timeline_highlights_each_line(pg, s
         current = pg.eval_on_selector_all("[data-testid=graph] svg .tg-graph-node.tg-graph-current",
                                           "els => els.map(e => e.dataset.kind)")
         assert sorted(current) == ["op", "tensor"]
+        assert pg.evaluate(LABELS_OVER_NODES_JS) == []     # a shape on an edge touches no box
         if i == 2:
             shot(pg, "graph-forward-step")
     # ops not recorded yet are drawn as ghosts: back to the start, every op is one
@@ -199,6 +216,7 @@ def test_backward_animation_reaches_the_sources_with_values_on_edges(pg, shot):
     # every step adds gradient values on edges; x*x sends 3 twice along one edge: a sum at fan-out
     assert all(len(b) > len(a) for a, b in zip(labels_seen, labels_seen[1:]))
     assert "3 + 3" in labels_seen[-1]
+    assert pg.evaluate(LABELS_OVER_NODES_JS) == []
     assert "tg-graph-summed" in pg.get_attribute(x, "class")
     # at the end the source shows the engine's gradient, the non-trainable w shows None
     result = call["results"][0]
@@ -338,3 +356,28 @@ def test_a_thousand_node_graph_renders_and_stays_usable(pg, shot):
     current.hover()
     assert pg.text_content("[data-testid=node-details] [data-testid=node-gradient]")
     shot(pg, "graph-large-stepping")
+
+
+SHORT_EDGE = """\
+import tensorflow as tf
+x = tf.constant(1.0, name="x")
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.sin(x)
+g = tape.gradient(y, x)
+"""
+
+
+def test_a_value_too_long_for_its_edge_sits_above_the_boxes(pg, shot):
+    """x -> Sin: the gradient sent back along the short edge (0.540302) is wider than the gap
+    between the boxes; it is drawn above them, over neither box nor the badge of x."""
+    run(pg, SHORT_EDGE)
+    pg.click("[data-testid=timeline-backward]")
+    if pg.locator("[data-testid=timeline-first]").is_enabled():
+        pg.click("[data-testid=timeline-first]")
+    pg.click("[data-testid=timeline-next]")           # Sin sends its gradient back to x
+    assert counter(pg) == (1, 1)
+    texts = pg.eval_on_selector_all("[data-testid=graph] .tg-graph-edge-label", "els => els.map(e => e.textContent)")
+    assert "0.540302" in texts
+    assert pg.evaluate(LABELS_OVER_NODES_JS) == []
+    shot(pg, "graph-short-edge-label")

@@ -85,20 +85,26 @@ function edgeGeometry(a, b) {
   const x2 = b.x - b.w / 2 - 2;
   const y2 = b.y;
   const mx = (x1 + x2) / 2;
-  return { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, ends: { x1, y1, x2, y2 } };
+  // (the boxes' tops: a text that cannot sit between them goes above the ones it would cross)
+  return { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`,
+    ends: { x1, y1, x2, y2, top1: a.y - (a.h || 0) / 2, top2: b.y - (b.h || 0) / 2 } };
 }
 
 /**
  * Where the text on an edge goes, on a background that hides the lines under it: the middle of
  * the curve (that point is on it) when the text fits between the arrowheads at its ends, else
- * just above the curve's higher end, so that no arrowhead is covered.
+ * just above the curve's higher end, so that no arrowhead is covered, and above the top of each
+ * box the text reaches over, so that it touches neither.
  */
-function edgeLabelBox({ x1, y1, x2, y2 }, text) {
+function edgeLabelBox({ x1, y1, x2, y2, top1 = y1, top2 = y2 }, text) {
   const w = String(text).length * EDGE_CHAR_W + 8;
   const h = 15;
   const x = (x1 + x2) / 2;
-  const y = x2 - x1 >= w + 2 * ARROW_ROOM ? (y1 + y2) / 2 : Math.min(y1, y2) - 6 - h / 2;
-  return { x, y, w, h };
+  if (x2 - x1 >= w + 2 * ARROW_ROOM) return { x, y: (y1 + y2) / 2, w, h };
+  let bottom = Math.min(y1, y2) - 6;
+  if (x - w / 2 < x1 + 2) bottom = Math.min(bottom, top1 - 3);
+  if (x + w / 2 > x2 - 2) bottom = Math.min(bottom, top2 - 3);
+  return { x, y: bottom - h / 2, w, h };
 }
 
 /** The class names of one visible item that stands for `ids` (their classes' bits: `bitsOfId`). */
