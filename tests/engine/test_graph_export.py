@@ -198,6 +198,32 @@ def test_svg_has_one_element_per_node_and_edge_and_the_labels():
     assert {"x", "w", "Mul", "Sin", "AddV2"} <= texts
 
 
+def test_svg_texts_are_at_least_11px_and_names_fit_their_boxes():
+    """A Keras step's drawing: no text under 11 px; a name longer than its box (the loss's
+    SparseSoftmaxCrossEntropyWithLogits) is shortened with an ellipsis to fit inside it."""
+    from tapegrad.graph.svg import CHAR_W
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(3)])
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    with capture() as cap:
+        with tf.GradientTape() as tape:
+            loss = loss_fn(np.array([0, 2]), model(np.ones((2, 4), np.float32)))
+        tape.gradient(loss, model.trainable_variables)
+    root = svg_tree(to_svg(cap.to_dict()))
+    texts = list(root.iter(SVG + "text"))
+    assert texts and all(float(t.get("font-size", "12")) >= 11 for t in texts)
+    shortened = 0
+    for group in [root, *root.iter(SVG + "g")]:
+        children = list(group)
+        for box, text in zip(children, children[1:]):
+            if box.tag != SVG + "rect" or not box.get("data-node-id") or text.tag != SVG + "text":
+                continue
+            font = "bold" if text.get("font-weight") == "bold" else text.get("font-size", "12")
+            assert len(text.text) * CHAR_W[font] <= float(box.get("width")), text.text
+            shortened += text.text.endswith("…")
+    assert shortened >= 1       # the loss op's name
+
+
 def test_svg_of_a_big_tape_draws_its_boxes():
     doc = chain(3_000)
     root = svg_tree(to_svg(doc))

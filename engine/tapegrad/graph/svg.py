@@ -13,6 +13,9 @@ from .compact import expand, expand_nodes, laid_out_rows, node_ids
 from .view import edge_text, visible_graph
 
 MARGIN = 20
+# Average widths of a character (px) in the drawing's fonts: 12 px, 12 px bold and 11 px (every
+# text is at least 11 px, as in the page), for shortening a name to the box it is written in.
+CHAR_W = {"12": 6.6, "bold": 7.3, "11": 6.2}
 
 KIND_STYLE = {
     "variable": ("#dbeafe", "#1d4ed8"),
@@ -32,6 +35,19 @@ def node_text(n):
     if n["kind"] == "op":
         return n.get("label", n.get("op", "op"))
     return str(n.get("label", n["id"]))
+
+
+def fit(text, width, font="12"):
+    """``text`` shortened with an ellipsis to what fits ``width`` px in ``font`` (CHAR_W), escaped.
+
+    >>> fit("SparseSoftmaxCrossEntropyWithLogits", 84, "bold")
+    'SparseSoft…'
+    >>> fit("<b>", 100)
+    '&lt;b&gt;'
+    """
+    text = str(text)
+    room = max(3, int(width // CHAR_W[font]))
+    return html.escape(text if len(text) <= room else text[:room - 1] + "…")
 
 
 def _head(w, h, origin=(0, 0)):
@@ -56,7 +72,7 @@ def _edge(a, b, text=None):
     if text is None:
         return path
     return (f'{path}<text x="{mx:.1f}" y="{(y1 + y2) / 2 - 4:.1f}" text-anchor="middle" '
-            f'fill="#6b7280" font-size="10">{html.escape(text)}</text>')
+            f'fill="#6b7280" font-size="11">{html.escape(text)}</text>')
 
 
 def to_svg(doc, gradient=None):
@@ -112,14 +128,14 @@ def _node(n):
         return [f'<circle data-node-id="{nid}" data-kind="tensor" cx="{x}" cy="{y}" r="{nw / 2}" '
                 f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>',
                 f'<text x="{x}" y="{y + nw / 2 + 13}" text-anchor="middle" fill="#374151" '
-                f'font-size="10">{html.escape(text)}</text>']
+                f'font-size="11">{fit(text, 110, "11")}</text>']
     rx = 8 if n["kind"] != "constant" else 4
     return [f'<rect data-node-id="{nid}" data-kind="{n["kind"]}" x="{x - nw / 2}" '
             f'y="{y - nh / 2}" width="{nw}" height="{nh}" rx="{rx}" fill="{fill}" '
             f'stroke="{stroke}" stroke-width="1.5"/>',
             f'<text x="{x}" y="{y + 4}" text-anchor="middle" fill="{stroke}" '
             f'font-weight="{"bold" if n["kind"] == "op" else "normal"}">'
-            f'{html.escape(node_text(n)[:16])}</text>']
+            f'{fit(node_text(n), nw - 12, "bold" if n["kind"] == "op" else "12")}</text>']
 
 
 def _group(it):
@@ -133,9 +149,9 @@ def _group(it):
             f'width="{w}" height="{h}" rx="8" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="1.5"/>',
             f'<text x="{x}" y="{y - 3}" text-anchor="middle" fill="{stroke}" '
-            f'font-weight="bold">{html.escape(g["label"][:20])}</text>',
+            f'font-weight="bold">{fit(g["label"], w - 10, "bold")}</text>',
             f'<text x="{x}" y="{y + 12}" text-anchor="middle" fill="#374151" '
-            f'font-size="10">{html.escape(sub[:24])}</text>']
+            f'font-size="11">{fit(sub, w - 8, "11")}</text>']
 
 
 def _frame(f):
@@ -171,9 +187,9 @@ def _collapsed_svg(doc):
                    f'stroke="{stroke}" stroke-width="1.5"/>')
         label = it["label"] if it["kind"] == "group" else node_text(it)
         out.append(f'<text x="{x}" y="{y - 2 if it.get("sub") else y + 4}" text-anchor="middle" '
-                   f'fill="{stroke}" font-weight="bold">{html.escape(str(label)[:22])}</text>')
+                   f'fill="{stroke}" font-weight="bold">{fit(label, w - 10, "bold")}</text>')
         if it.get("sub"):
             out.append(f'<text x="{x}" y="{y + 13}" text-anchor="middle" fill="#374151" '
-                       f'font-size="10">{html.escape(it["sub"][:25])}</text>')
+                       f'font-size="11">{fit(it["sub"], w - 8, "11")}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
