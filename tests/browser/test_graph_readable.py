@@ -84,6 +84,12 @@ def test_default_fit_is_readable_and_boxes_do_not_overlap(pg, example_id, tmp_pa
     assert not overlaps(m["boxes"]), overlaps(m["boxes"])
     # the names in the boxes are drawn (the level of detail keeps them at this fit)
     assert any("tg-graph-label" in t["cls"] for t in m["texts"]), (m["lod"], m["zoom"])
+    # the pane needs no scrolling: the timeline's caption is inside it (the "Tape | graph of f"
+    # bar of the custom loop's tf.function takes a row of its own)
+    fits = page.evaluate("""() => { const pane = document.querySelector('[data-testid=graph]');
+      const cap = pane.querySelector('.tg-graph-caption').getBoundingClientRect();
+      return [pane.scrollHeight <= pane.clientHeight, cap.bottom <= pane.getBoundingClientRect().bottom]; }""")
+    assert fits == [True, True], fits
     print(f"{example_id}: zoom {m['zoom']:.2f}, lod {m['lod']}, {len(m['boxes'])} boxes, "
           f"{len(m['texts'])} texts, screenshot {path}")
 
