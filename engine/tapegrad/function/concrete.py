@@ -9,8 +9,10 @@ from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec
 from .calls import _run_eagerly
 from .func_graph import FuncGraph
+from . import composites
+from .composites import COMPOSITE_SPECS, COMPOSITES, component_count, map_structure
 from .keys import common_dims, flat_inputs, input_shapes, map_leaves, tensor_dims, zip_leaves
-from .signatures import named_arguments, unnamed
+from .signatures import composite_component_specs, fit_to_composite_spec, named_arguments, unnamed
 from .symbolic import GraphTensorView, with_symbolic_names
 from .variable_state import UndoAssignments
 
@@ -35,27 +37,49 @@ class ConcreteFunction:
         self.name = f"__inference_{function._name}_{next(_inference_ids)}".encode()
         self._input_specs = self._named_specs()
         first, self._trace_graph = self._trace(1, hide_prints=not tracing, record=True)
-        dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in nest.flatten(first)]
-        if any(d is None for spec in nest.flatten(self._input_specs)
-               if isinstance(spec, TensorSpec) for d in (spec._dims or (None,))):
-            second = nest.flatten(self._trace(2, hide_prints=True))
+        dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in _leaves(first)]
+        if self._has_unknown_dims():
+            second = _leaves(self._trace(2, hide_prints=True))
             dims = [common_dims(a, tuple(b.shape)) if isinstance(b, Tensor) else a
                     for a, b in zip(dims, second)]
         names = (f"Identity:0" if i == 0 else f"Identity_{i}:0" for i in itertools.count())
         flat = [GraphTensorView(next(names), d, t.dtype) if isinstance(t, Tensor) else t
-                for t, d in zip(nest.flatten(first), dims)]
-        self.structured_outputs = nest.pack_sequence_as(first, flat)
+                for t, d in zip(_leaves(first), dims)]
+        rest = iter(flat)
+        self.structured_outputs = map_leaves(lambda _: next(rest), first)
         self.outputs = [x for x in flat if isinstance(x, GraphTensorView)]
-        self.inputs = [GraphTensorView(f"{s.name}:0", s._dims, s.dtype)
-                       for s in nest.flatten(self._input_specs) if isinstance(s, TensorSpec)]
+        self.inputs = self._input_views()
         self._graph = None
+
+    def _has_unknown_dims(self):
+        """Whether an input has dimensions the trace leaves unknown (a composite's always has)."""
+        return any(isinstance(spec, COMPOSITE_SPECS) or any(d is None for d in (spec._dims or (None,)))
+                   for spec in nest.flatten(self._input_specs)
+                   if isinstance(spec, (TensorSpec, *COMPOSITE_SPECS)))
+
+    def _input_views(self):
+        """The graph's inputs: one per tensor, one per component of a composite."""
+        out = []
+        for name, spec in zip(self._names, self._input_specs):
+            count = itertools.count()
+            for leaf in nest.flatten(spec):
+                parts = [leaf] if isinstance(leaf, TensorSpec) else \
+                    composite_component_specs(leaf) if isinstance(leaf, COMPOSITE_SPECS) else []
+                for part in parts:
+                    i = next(count)
+                    label = f"{name}:0" if i == 0 else f"{name}_{i}:0"
+                    out.append(GraphTensorView(label, part._dims, part.dtype))
+        return out
 
     def _named_specs(self):
         return named_specs(self._pattern, self._names, self._templates)
 
     def _example(self, unknown_size):
-        """Example arguments: the given tensors, zeros for TensorSpecs."""
+        """Example arguments: the given tensors, zeros for TensorSpecs (composites: see
+        ``composites.example``)."""
         def example(leaf):
+            if isinstance(leaf, COMPOSITE_SPECS):
+                return composites.example(leaf, unknown_size)
             if isinstance(leaf, TensorSpec):
                 if leaf._dims is None:
                     return convert_to_tensor(np.zeros((unknown_size,) * 1,
@@ -63,7 +87,7 @@ class ConcreteFunction:
                 shape = [unknown_size if d is None else d for d in leaf._dims]
                 return convert_to_tensor(np.zeros(shape, dtype=leaf.dtype.as_numpy_dtype))
             return leaf
-        return [map_leaves(example, v) for v in self._templates]
+        return [map_structure(example, v) for v in self._templates]
 
     def _trace(self, unknown_size, hide_prints, record=False):
         """Runs the Python function on example arguments, its assignments undone; with
@@ -98,7 +122,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         # Python arguments were fixed by the trace: the call takes the tensor ones alone.
         takes = [n for n, spec in zip(self._names, self._input_specs)
-                 if any(isinstance(x, TensorSpec) for x in nest.flatten(spec))]
+                 if any(isinstance(x, (TensorSpec, *COMPOSITE_SPECS)) for x in nest.flatten(spec))]
         try:
             _, given = named_arguments(inspect.Signature(
                 [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -110,6 +134,10 @@ class ConcreteFunction:
         flat_index = itertools.count()
 
         def check(leaf, spec):
+            if isinstance(spec, COMPOSITE_SPECS):
+                for _ in range(component_count(spec)):
+                    next(flat_index)
+                return fit_to_composite_spec(leaf, spec)
             if not isinstance(spec, TensorSpec):
                 return leaf
             return self._checked_input(leaf, spec, next(flat_index))
@@ -131,8 +159,8 @@ class ConcreteFunction:
         return t
 
     def _output_specs(self):
-        return nest.map_structure(
-            lambda o: TensorSpec(o._dims, o.dtype) if isinstance(o, GraphTensorView) else o,
+        return map_structure(
+            lambda o: composites.output_spec(o, lambda v: TensorSpec(v._dims, v.dtype)),
             self.structured_outputs)
 
     def pretty_printed_signature(self, verbose=True):
@@ -158,8 +186,13 @@ def named_specs(pattern, names, templates):
             if isinstance(leaf, (Tensor, TensorSpec)):
                 i = next(count)
                 return TensorSpec(next(dims_iter), leaf.dtype, name if i == 0 else f"{name}_{i}")
+            if isinstance(leaf, COMPOSITES):
+                dims = [next(dims_iter) for _ in range(component_count(leaf))]
+                for _ in dims:
+                    next(count)
+                return composites.spec_from_dims(leaf, dims)
             return leaf
-        out.append(map_leaves(spec, value))
+        out.append(map_structure(spec, value))
     return out
 
 
@@ -173,9 +206,23 @@ def signature_text(names, input_specs, output_specs):
 def call_signature(pattern, named, result):
     """The signature text of a trace made by a call: its arguments' specs and its result's."""
     names = [n for n, _ in named]
-    outputs = nest.map_structure(
-        lambda o: TensorSpec(tuple(o.shape), o.dtype) if isinstance(o, Tensor) else o, result)
+    outputs = map_structure(_result_spec, result)
     return signature_text(names, named_specs(pattern, names, [v for _, v in named]), outputs)
+
+
+def _result_spec(x):
+    if isinstance(x, Tensor):
+        return TensorSpec(tuple(x.shape), x.dtype)
+    if isinstance(x, COMPOSITES):
+        return composites.value_spec(x)
+    return x
+
+
+def _leaves(structure):
+    """The leaves of a result, a composite's components among them, in ``map_leaves`` order."""
+    out = []
+    map_leaves(out.append, structure)
+    return out
 
 
 def _type_text(spec):

@@ -8,16 +8,21 @@ A RaggedTensor is walked as TensorFlow's composite tensors are, as its component
 values, then the row splits of each ragged axis, outermost first): its key is TensorFlow's
 ``RaggedTensorSpec`` (the number of rows, the dtype, the ragged rank and the uniform inner
 dimensions; the row lengths are not part of it), and its components are the trace's inputs.
+A SparseTensor likewise, as its indices, values and dense shape: its key is its
+``SparseTensorSpec`` (the dense shape's values and the dtype), the number of entries not part of it.
 """
 from ..backend import xp as np
 from ..ops.ragged_array_ops import RaggedTensorSpec
 from ..ops.ragged_ops import RaggedTensor
+from ..ops.sparse_array_ops import SparseTensorSpec
+from ..ops.sparse_ops import SparseTensor
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec, dims_compatible, most_specific_common_shape
 from ..variables import Variable
 
 _TENSOR, _VARIABLE, _PYTHON, _OBJECT = "tensor", "variable", "python", "object"
-_RAGGED = "ragged"
+_RAGGED, _SPARSE = "ragged", "sparse"
+_SHAPE = "dense shape"     # a SparseTensor's static shape: compared as a tensor's dims, not an input
 _LEAF_KINDS = (_VARIABLE, _PYTHON, _OBJECT)
 
 
@@ -45,6 +50,9 @@ def trace_key(x):
     if isinstance(x, RaggedTensorSpec):
         dims = x.shape.as_list() if x.shape.rank is not None else [None] * (x.ragged_rank + 1)
         return _ragged_key(dims[0], x.ragged_rank, tuple(dims[x.ragged_rank + 1:]), x.dtype.name)
+    if isinstance(x, (SparseTensor, SparseTensorSpec)):
+        shape = x.shape
+        return _sparse_key(None if shape.rank is None else tuple(shape.as_list()), x.dtype.name)
     if isinstance(x, (list, tuple)):
         return (type(x).__name__, tuple(trace_key(v) for v in x))
     if isinstance(x, dict):
@@ -62,9 +70,20 @@ def _ragged_key(nrows, ragged_rank, inner, dtype):
     return (_RAGGED, ((_TENSOR, (None,) + inner, dtype), *splits))
 
 
+def _sparse_key(dims, dtype):
+    """A SparseTensor's key: its static shape, then its components' (indices, values, shape)."""
+    rank = None if dims is None else len(dims)
+    return (_SPARSE, ((_SHAPE, dims, "int64"), (_TENSOR, (None, rank), "int64"),
+                      (_TENSOR, (None,), dtype), (_TENSOR, (rank,), "int64")))
+
+
+def _dims_kind(k):
+    return k[0] in (_TENSOR, _SHAPE)
+
+
 def fits(pattern, key):
     """Whether a call with ``key`` can use the trace made for ``pattern`` (None dims fit any)."""
-    if pattern[0] == _TENSOR and key[0] == _TENSOR:
+    if _dims_kind(pattern) and pattern[0] == key[0]:
         return pattern[2] == key[2] and dims_compatible(pattern[1], key[1])
     if pattern[0] != key[0] or len(pattern) != len(key):
         return False
@@ -81,11 +100,11 @@ def fits(pattern, key):
 def relaxed(old, new):
     """``reduce_retracing``: the key that covers both, tensor dimensions that differ made
     ``None``; None where the two differ in anything but tensor shapes."""
-    if old[0] == _TENSOR and new[0] == _TENSOR:
+    if _dims_kind(old) and old[0] == new[0]:
         if old[2] != new[2]:
             return None
         shape = most_specific_common_shape(old[1], new[1])
-        return (_TENSOR, None if shape.rank is None else tuple(shape), new[2])
+        return (old[0], None if shape.rank is None else tuple(shape), new[2])
     if old[0] != new[0] or old[0] in _LEAF_KINDS:
         return new if old == new else None
     a, b = old[1], new[1]
@@ -108,6 +127,8 @@ def tensor_dims(key):
         k = stack.pop()
         if k[0] == _TENSOR:
             out.append(k[1])
+        elif k[0] == _SHAPE:
+            continue
         elif k[0] == "dict":
             stack.extend(v for _, v in reversed(k[1]))
         elif k[0] not in _LEAF_KINDS:
@@ -121,10 +142,42 @@ class RaggedParts(tuple):
     __slots__ = ()
 
 
+    def __repr__(self):
+        """As TensorFlow prints a RaggedTensor of graph tensors: ``tf.RaggedTensor(values=...,
+        row_splits=...)``, nested once per ragged axis."""
+        return ragged_graph_text(self[0], self[1:])
+
+    __str__ = __repr__
+
+
+def ragged_graph_text(flat_values, nested_row_splits):
+    if not nested_row_splits:
+        return str(flat_values)
+    inner = ragged_graph_text(flat_values, nested_row_splits[1:])
+    return f"tf.RaggedTensor(values={inner}, row_splits={nested_row_splits[0]!s})"
+
+
+class SparseParts(tuple):
+    """A SparseTensor's components (indices, values, dense shape) mapped to something other than
+    tensors; printed as TensorFlow prints a SparseTensor of graph tensors."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"SparseTensor(indices={self[0]!s}, values={self[1]!s}, dense_shape={self[2]!s})"
+
+    __str__ = __repr__
+
+
 def _assemble(parts):
     if all(isinstance(p, Tensor) for p in parts):
         return RaggedTensor._from_components(parts[0], parts[1:])
     return RaggedParts(parts)
+
+
+def _assemble_sparse(parts):
+    if all(isinstance(p, Tensor) for p in parts):
+        return SparseTensor._from_components(*parts)
+    return SparseParts(parts)
 
 
 def map_leaves(fn, x):
@@ -134,6 +187,10 @@ def map_leaves(fn, x):
         return _assemble([map_leaves(fn, c) for c in (x.flat_values, *x.nested_row_splits)])
     if isinstance(x, RaggedParts):
         return _assemble([map_leaves(fn, c) for c in x])
+    if isinstance(x, SparseTensor):
+        return _assemble_sparse([map_leaves(fn, c) for c in (x.indices, x.values, x.dense_shape)])
+    if isinstance(x, SparseParts):
+        return _assemble_sparse([map_leaves(fn, c) for c in x])
     if isinstance(x, dict):
         return type(x)((k, map_leaves(fn, v)) for k, v in x.items())
     if isinstance(x, tuple) and hasattr(x, "_fields"):

@@ -8,6 +8,8 @@ import inspect
 from .. import nest
 from ..ops.ragged_array_ops import RaggedTensorSpec
 from ..ops.ragged_ops import RaggedTensor
+from ..ops.sparse_array_ops import SparseTensorSpec
+from ..ops.sparse_ops import SparseTensor
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec
 from ..variables import Variable
@@ -80,7 +82,7 @@ def check_input_signature(input_signature):
         raise TypeError("input_signature must be either a tuple or a list, got "
                         f"{type(input_signature)}.")
     leaves = nest.flatten(list(input_signature))
-    bad = [x for x in leaves if not isinstance(x, (TensorSpec, RaggedTensorSpec))]
+    bad = [x for x in leaves if not isinstance(x, (TensorSpec, RaggedTensorSpec, SparseTensorSpec))]
     if bad:
         raise TypeError("input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got invalid args {bad} with types {[type(x) for x in bad]}.")
@@ -120,8 +122,15 @@ def _fit_to_spec(value, spec):
         if not isinstance(value, (list, tuple)) or len(value) != len(spec):
             raise _Mismatch(f"{value!r} does not match the structure of {spec!r}")
         return type(value)(_fit_to_spec(v, s) for v, s in zip(value, spec))
+    if isinstance(value, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)) and \
+            type(value) is type(spec):      # (get_concrete_function given specs)
+        if not spec.is_compatible_with(value):
+            raise _Mismatch(f"Can not cast {value!r} to {spec!r}")
+        return value
     if isinstance(spec, RaggedTensorSpec):
         return _fit_to_ragged_spec(value, spec)
+    if isinstance(spec, SparseTensorSpec):
+        return _fit_to_sparse_spec(value, spec)
     if isinstance(value, Variable):
         value = value.read_value()
     if not isinstance(value, Tensor):
@@ -162,6 +171,46 @@ def _fit_to_ragged_spec(value, spec):
     for part, part_spec in zip(parts, specs):
         if part.dtype != part_spec.dtype or not part_spec.is_compatible_with(part):
             raise _Mismatch(f"Can not cast {TensorSpec.from_tensor(part)!r} to {part_spec!r}")
+    return value
+
+
+def composite_component_specs(spec):
+    """A RaggedTensorSpec's or SparseTensorSpec's component TensorSpecs, in trace order."""
+    if isinstance(spec, SparseTensorSpec):
+        return sparse_component_specs(spec)
+    return _component_specs(spec)
+
+
+def fit_to_composite_spec(value, spec):
+    """``value`` if it fits composite ``spec``, else a ``TypeError`` saying why."""
+    try:
+        if isinstance(spec, SparseTensorSpec):
+            return _fit_to_sparse_spec(value, spec)
+        return _fit_to_ragged_spec(value, spec)
+    except _Mismatch as e:
+        raise TypeError(str(e)) from None
+
+
+def sparse_component_specs(spec):
+    """A SparseTensorSpec's component specs: indices, values, dense shape."""
+    rank = spec.shape.rank
+    return [TensorSpec([None, rank], "int64"), TensorSpec([None], spec.dtype),
+            TensorSpec([rank], "int64")]
+
+
+def _fit_to_sparse_spec(value, spec):
+    """``value`` if it is a SparseTensor of ``spec``, else TensorFlow's reason: it has no
+    sparse components, a component cannot be cast to its spec, or its dense shape does not fit."""
+    if not isinstance(value, SparseTensor):
+        kind = type(value)
+        raise _Mismatch(f"'{kind.__module__}.{kind.__qualname__}' object has no attribute "
+                        f"'indices'")
+    parts = [value.indices, value.values, value.dense_shape]
+    for part, part_spec in zip(parts, sparse_component_specs(spec)):
+        if part.dtype != part_spec.dtype or not part_spec.is_compatible_with(part):
+            raise _Mismatch(f"Can not cast {TensorSpec.from_tensor(part)!r} to {part_spec!r}")
+    if not spec.shape.is_compatible_with(value.shape):
+        raise _Mismatch(f"Can not cast {SparseTensorSpec.from_value(value)!r} to {spec!r}")
     return value
 
 

@@ -551,6 +551,8 @@ class RaggedTensor:
         return self.with_flat_values(negative(self.flat_values))
 
     def __repr__(self):
+        if hasattr(self.flat_values, "_graph_name"):     # a traced argument, as TensorFlow's graph
+            return _graph_text(self)
         # TensorFlow prints ``numpy()`` with NumPy's array2string, ", " between elements
         with xp.printoptions(formatter={"all": _format_element}):
             text = _format_element(self.numpy())
@@ -620,6 +622,13 @@ def _to_shape(rt, default_value, shape):
         return cropped
     fill_value = 0 if default_value is None else default_value
     return pad(cropped, pads, constant_values=fill_value)
+
+
+def _graph_text(rt):
+    """A RaggedTensor of graph tensors as TensorFlow prints it (``tf.RaggedTensor(values=...,
+    row_splits=...)``, its components printed with ``str``)."""
+    values = _graph_text(rt.values) if isinstance(rt.values, RaggedTensor) else str(rt.values)
+    return f"tf.RaggedTensor(values={values}, row_splits={rt.row_splits!s})"
 
 
 def _format_element(x):

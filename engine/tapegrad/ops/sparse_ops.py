@@ -56,6 +56,14 @@ class SparseTensor:
                              f"indices, got {self.values._value.shape[0] if self.values._value.ndim else 'a scalar'} "
                              f"values for {self.indices._value.shape[0]} indices")
 
+    @classmethod
+    def _from_components(cls, indices, values, dense_shape):
+        """The SparseTensor of these component tensors, kept as they are (not checked): how a
+        ``tf.function`` trace rebuilds its sparse arguments and results."""
+        out = cls.__new__(cls)
+        out.indices, out.values, out.dense_shape = indices, values, dense_shape
+        return out
+
     @property
     def dtype(self):
         return self.values.dtype

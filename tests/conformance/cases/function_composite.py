@@ -13,7 +13,7 @@ def case_ragged_argument_traces_once_per_ragged_rank(tf):
     @tf.function
     def row_totals(x):
         print("tracing with", x)
-        return tf.reduce_sum(x, axis=1)
+        return x.row_lengths(), tf.reduce_sum(x.flat_values)
     first = row_totals(_rt(tf, [[1.0, 2.0], [3.0]]))
     second = row_totals(_rt(tf, [[4.0], [5.0, 6.0]]))
     after_same = row_totals.experimental_get_tracing_count()
@@ -185,20 +185,11 @@ def case_gradient_with_respect_to_ragged_values(tf):
     return y, tape.gradient(y, values)
 
 
-# Known divergences, with why: strict xfails in test_conformance.py (``known_divergence``); each
-# must still fail, and leaves this mapping when it is fixed.
-PENDING = {
-    "ragged_argument_traces_once_per_ragged_rank": "a traced RaggedTensor prints its values",
-    "sparse_argument_traces_once_per_dense_shape": "SparseTensor arguments are not traced",
-    "ragged_input_signature": "a traced RaggedTensor prints its values",
-    "sparse_input_signature": "SparseTensorSpec input signatures are refused",
-    "sparse_input_signature_refuses_a_dense_tensor": "SparseTensorSpec input signatures are refused",
-    "sparse_input_signature_refuses_another_dtype": "SparseTensorSpec input signatures are refused",
-    "concrete_function_from_ragged_spec": "get_concrete_function of a RaggedTensorSpec",
-    "concrete_function_from_ragged_spec_returns_ragged":
-        "get_concrete_function of a RaggedTensorSpec",
-    "concrete_function_from_sparse_spec": "get_concrete_function of a SparseTensorSpec",
-    "pretty_printed_signatures_of_ragged_traces": "get_concrete_function of a RaggedTensorSpec",
-}
-for _n, _why in PENDING.items():
-    globals()["case_" + _n].known_divergence = _why
+
+# Known divergence (a strict xfail in test_conformance.py): TensorFlow's SparseToDense takes its
+# output shape from the dense_shape tensor, a graph input whose values the graph does not know, so
+# even the spec's known dimension 3 is None in the result's static shape; tapegrad infers output
+# shapes by tracing examples of the spec, which keep the known dimensions, and shows (None, 3).
+case_concrete_function_from_sparse_spec.known_divergence = (
+    "a result computed from a SparseTensor's dense_shape keeps the spec's known dimensions "
+    "(TensorFlow: all None)")
