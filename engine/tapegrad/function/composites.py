@@ -6,10 +6,11 @@ from ..ops.ragged_ops import RaggedTensor
 from ..ops.sparse_array_ops import SparseTensorSpec
 from ..ops.sparse_ops import SparseTensor
 from ..tensor import Tensor, convert_to_tensor
-from .keys import RaggedParts
+from .keys import RaggedParts, SparseParts
 
 COMPOSITES = (RaggedTensor, RaggedTensorSpec, SparseTensor, SparseTensorSpec)
 COMPOSITE_SPECS = (RaggedTensorSpec, SparseTensorSpec)
+SPARSE = (SparseTensor, SparseTensorSpec)
 
 
 def map_structure(fn, x):
@@ -18,7 +19,7 @@ def map_structure(fn, x):
         return type(x)((k, map_structure(fn, v)) for k, v in x.items())
     if isinstance(x, tuple) and hasattr(x, "_fields"):
         return type(x)(*[map_structure(fn, v) for v in x])
-    if isinstance(x, (list, tuple)) and not isinstance(x, RaggedParts):
+    if isinstance(x, (list, tuple)) and not isinstance(x, (RaggedParts, SparseParts)):
         return type(x)(map_structure(fn, v) for v in x)
     return fn(x)
 
@@ -30,10 +31,11 @@ def component_count(x):
     return 3
 
 
-def spec_from_dims(x, dims):
-    """The spec of composite ``x`` (a value or a spec) with its components' trace dims."""
+def spec_from_dims(x, dims, sparse_shape):
+    """The spec of composite ``x`` (a value or a spec) with its components' trace dims (and for
+    a SparseTensor, the trace's static shape)."""
     if isinstance(x, (SparseTensor, SparseTensorSpec)):
-        return SparseTensorSpec(x.shape, x.dtype)
+        return SparseTensorSpec(sparse_shape, x.dtype)
     return ragged_spec(dims[0], dims[1], dims[2:], x.dtype, x.row_splits_dtype
                        if isinstance(x, RaggedTensorSpec) else x.row_splits.dtype)
 
@@ -53,15 +55,24 @@ def example(spec, unknown_size):
     dims = [unknown_size if d is None else d for d in
             (spec.shape.as_list() if spec.shape.rank is not None else [unknown_size])]
     if isinstance(spec, SparseTensorSpec):
-        return SparseTensor._from_components(
-            convert_to_tensor(np.zeros((0, len(dims)), dtype=np.int64)),
-            convert_to_tensor(np.zeros((0,), dtype=spec.dtype.as_numpy_dtype)),
-            convert_to_tensor(np.asarray(dims, dtype=np.int64)))
+        return _sparse_example(dims, spec.dtype, unknown_size)
     nrows, rank = dims[0], spec.ragged_rank
     flat = np.zeros([nrows] + dims[rank + 1:], dtype=spec.dtype.as_numpy_dtype)
     splits = [convert_to_tensor(np.arange(nrows + 1, dtype=spec.row_splits_dtype.as_numpy_dtype))
               for _ in range(rank)]
     return RaggedTensor._from_components(convert_to_tensor(flat), splits)
+
+
+def _sparse_example(dims, dtype, entries):
+    """A SparseTensor of shape ``dims`` with ``entries`` zero entries (fewer if it has fewer
+    positions), at its first positions in row-major order."""
+    count = min(entries, int(np.prod(dims)))
+    indices = np.stack(np.unravel_index(np.arange(count), dims), axis=-1) if dims else \
+        np.zeros((count, 0))
+    return SparseTensor._from_components(
+        convert_to_tensor(np.asarray(indices, dtype=np.int64).reshape(count, len(dims))),
+        convert_to_tensor(np.zeros((count,), dtype=dtype.as_numpy_dtype)),
+        convert_to_tensor(np.asarray(dims, dtype=np.int64)))
 
 
 def value_spec(x):
@@ -78,6 +89,11 @@ def output_spec(x, tensor_spec):
     if isinstance(x, RaggedParts):
         dims = [tensor_spec(p)._dims for p in x]
         return ragged_spec(dims[0], dims[1], dims[2:], x[0].dtype, x[1].dtype)
+    if isinstance(x, SparseParts):
+        # a graph's dense shape is a tensor: its rank is known, not its values
+        rank = tensor_spec(x[2])._dims
+        return SparseTensorSpec(None if rank is None or rank[0] is None else [None] * rank[0],
+                                x[1].dtype)
     if isinstance(x, Tensor) or hasattr(x, "_dims"):
         return tensor_spec(x)
     return x

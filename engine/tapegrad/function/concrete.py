@@ -10,7 +10,7 @@ from ..tensor_spec import TensorSpec
 from .calls import _run_eagerly
 from .func_graph import FuncGraph
 from . import composites
-from .composites import COMPOSITE_SPECS, COMPOSITES, component_count, map_structure
+from .composites import COMPOSITE_SPECS, COMPOSITES, SPARSE, component_count, map_structure
 from .keys import common_dims, flat_inputs, input_shapes, map_leaves, tensor_dims, zip_leaves
 from .signatures import composite_component_specs, fit_to_composite_spec, named_arguments, unnamed
 from .symbolic import GraphTensorView, with_symbolic_names
@@ -178,6 +178,7 @@ def named_specs(pattern, names, templates):
     """The TensorSpecs (named after their parameters) of a trace's arguments, with the trace
     key's dimensions; Python values as they are."""
     dims_iter = iter(tensor_dims(pattern))
+    shapes_iter = iter(tensor_dims(pattern, kind="dense shape"))
     out = []
     for name, value in zip(names, templates):
         count = itertools.count()
@@ -190,7 +191,8 @@ def named_specs(pattern, names, templates):
                 dims = [next(dims_iter) for _ in range(component_count(leaf))]
                 for _ in dims:
                     next(count)
-                return composites.spec_from_dims(leaf, dims)
+                shape = next(shapes_iter) if isinstance(leaf, SPARSE) else None
+                return composites.spec_from_dims(leaf, dims, shape)
             return leaf
         out.append(map_structure(spec, value))
     return out

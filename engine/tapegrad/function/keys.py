@@ -119,16 +119,16 @@ def relaxed(old, new):
     return None if any(p is None for p in parts) else (old[0], tuple(parts))
 
 
-def tensor_dims(key):
-    """The dims of each tensor in ``key``, in the order ``map_leaves`` visits them."""
+def tensor_dims(key, kind=_TENSOR):
+    """The dims of each tensor in ``key``, in the order ``map_leaves`` visits them (with
+    ``kind="dense shape"``: each SparseTensor's static shape instead)."""
     out = []
     stack = [key]
     while stack:
         k = stack.pop()
-        if k[0] == _TENSOR:
-            out.append(k[1])
-        elif k[0] == _SHAPE:
-            continue
+        if k[0] in (_TENSOR, _SHAPE):
+            if k[0] == kind:
+                out.append(k[1])
         elif k[0] == "dict":
             stack.extend(v for _, v in reversed(k[1]))
         elif k[0] not in _LEAF_KINDS:

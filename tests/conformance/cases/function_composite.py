@@ -193,3 +193,56 @@ def case_gradient_with_respect_to_ragged_values(tf):
 case_concrete_function_from_sparse_spec.known_divergence = (
     "a result computed from a SparseTensor's dense_shape keeps the spec's known dimensions "
     "(TensorFlow: all None)")
+
+
+def case_sparse_returned_from_function(tf):
+    @tf.function
+    def doubled(s):
+        return tf.sparse.SparseTensor(s.indices, s.values * 2.0, s.dense_shape)
+    a = tf.sparse.SparseTensor(indices=[[0, 0], [1, 2]], values=[1.0, 2.0], dense_shape=[3, 4])
+    out = doubled(a)
+    return type(out).__name__, out.indices, out.values, out.dense_shape
+
+
+def case_concrete_function_returning_sparse(tf):
+    @tf.function
+    def doubled(s):
+        return tf.sparse.SparseTensor(s.indices, s.values * 2.0, s.dense_shape)
+    cf = doubled.get_concrete_function(tf.SparseTensorSpec(shape=[None, 4], dtype=tf.float32))
+    out = cf(tf.sparse.SparseTensor(indices=[[2, 3]], values=[5.0], dense_shape=[3, 4]))
+    return (str(cf.structured_outputs), doubled.pretty_printed_concrete_signatures(),
+            out.indices, out.values)
+
+
+def case_reduce_retracing_relaxes_ragged_rows(tf):
+    @tf.function(reduce_retracing=True)
+    def total(x):
+        return tf.reduce_sum(x.values)
+    out = [total(_rt(tf, [[1.0]] * n)) for n in (2, 3, 4, 5)]
+    return out, total.experimental_get_tracing_count()
+
+
+def case_reduce_retracing_relaxes_sparse_shape(tf):
+    @tf.function(reduce_retracing=True)
+    def total(s):
+        return tf.reduce_sum(s.values)
+    out = [total(tf.sparse.SparseTensor([[0, 0]], [float(n)], [n, 4])) for n in (2, 3, 4, 5)]
+    return out, total.experimental_get_tracing_count(), total.pretty_printed_concrete_signatures()
+
+
+def case_pretty_printed_signatures_of_call_traces(tf):
+    @tf.function
+    def scaled(x):
+        return x * 2.0
+    scaled(_rt(tf, [[1.0, 2.0], [3.0]]))
+    scaled(_rt(tf, [[[1.0]]]))
+    return scaled.pretty_printed_concrete_signatures()
+
+
+def case_concrete_function_inputs_of_a_ragged_spec(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum(x.values)
+    cf = total.get_concrete_function(
+        tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32, ragged_rank=1))
+    return [repr(t) for t in cf.inputs], [repr(t) for t in cf.outputs]
