@@ -12,6 +12,7 @@ from ..backend import xp
 from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError, UnimplementedError
 from ..tensor import Tensor, TensorShape, convert_to_tensor, wrap
+from ..tensor import Tensor as _TensorType     # (``Tensor`` itself is not exported)
 from ..variables import Variable
 from ..ground import add, multiply, reduce_sum, reshape
 from .arithmetic_ops import abs as abs_, divide, floordiv, floormod, negative, subtract, truediv
@@ -139,8 +140,12 @@ class RaggedTensor:
     def __init__(self, values, row_splits, splits_dtype=None):
         kind = splits_dtype or _given_kind(row_splits, "row_splits")
         self._values = values
-        self._row_splits = wrap(xp.asarray(getattr(row_splits, "_value", row_splits),
-                                           dtype=kind).reshape(-1))
+        if isinstance(row_splits, _TensorType) and row_splits._value.ndim == 1 and \
+                row_splits._value.dtype == xp.dtype(kind):
+            self._row_splits = row_splits    # kept: a trace sees the same tensor, not a copy
+        else:
+            self._row_splits = wrap(xp.asarray(getattr(row_splits, "_value", row_splits),
+                                               dtype=kind).reshape(-1))
 
     # -- construction -------------------------------------------------------------------------------
     @classmethod
