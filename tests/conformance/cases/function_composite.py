@@ -5,6 +5,19 @@ outputs, the signatures printed), and a gradient through a call. Written from Te
 "Ragged tensors", "Sparse tensors" and "Introduction to graphs and tf.function"."""
 
 
+NOTES = {
+    "tf.SparseTensorSpec":
+        "In a tf.function input signature or get_concrete_function: a SparseTensor is traced as "
+        "its indices, values and dense shape and keyed by its spec. A result whose static shape "
+        "comes from the dense shape (tf.sparse.to_dense) keeps the spec's known dimensions "
+        "(TensorFlow's are all None); a trace that densifies reads the dense shape in Python, so "
+        "its body runs on every call (engine/tapegrad/function/).",
+    "tf.RaggedTensorSpec":
+        "In a tf.function input signature or get_concrete_function: a RaggedTensor is traced as "
+        "its flat values and row splits and keyed by its spec (rows, dtype, ragged rank), as "
+        "TensorFlow does.",
+}
+
 def _rt(tf, rows, dtype=None):
     return tf.ragged.constant(rows, dtype=dtype)
 
