@@ -189,8 +189,7 @@ def named_specs(pattern, names, templates):
                 return TensorSpec(next(dims_iter), leaf.dtype, name if i == 0 else f"{name}_{i}")
             if isinstance(leaf, COMPOSITES):
                 dims = [next(dims_iter) for _ in range(component_count(leaf))]
-                for _ in dims:
-                    next(count)
+                next(count)     # a composite takes one name, as in TensorFlow's signatures
                 shape = next(shapes_iter) if isinstance(leaf, SPARSE) else None
                 return composites.spec_from_dims(leaf, dims, shape)
             return leaf

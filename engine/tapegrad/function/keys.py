@@ -46,10 +46,12 @@ def trace_key(x):
         return (_VARIABLE, tuple(x.shape), x.dtype.name)
     if isinstance(x, RaggedTensor):
         return _ragged_key(int(x.nrows()._value), x.ragged_rank,
-                           tuple(x.flat_values._value.shape[1:]), x.dtype.name)
+                           tuple(x.flat_values._value.shape[1:]), x.dtype.name,
+                           x.row_splits.dtype.name)
     if isinstance(x, RaggedTensorSpec):
         dims = x.shape.as_list() if x.shape.rank is not None else [None] * (x.ragged_rank + 1)
-        return _ragged_key(dims[0], x.ragged_rank, tuple(dims[x.ragged_rank + 1:]), x.dtype.name)
+        return _ragged_key(dims[0], x.ragged_rank, tuple(dims[x.ragged_rank + 1:]), x.dtype.name,
+                           x.row_splits_dtype.name)
     if isinstance(x, (SparseTensor, SparseTensorSpec)):
         shape = x.shape
         return _sparse_key(None if shape.rank is None else tuple(shape.as_list()), x.dtype.name)
@@ -62,11 +64,12 @@ def trace_key(x):
     return (_OBJECT, id(x))
 
 
-def _ragged_key(nrows, ragged_rank, inner, dtype):
+def _ragged_key(nrows, ragged_rank, inner, dtype, splits_dtype):
     """A RaggedTensor's key, as its components': flat values (any number, ``inner`` dims after
     the first), the outer row splits (``nrows + 1``) and the inner ones (any number)."""
     outer = None if nrows is None else nrows + 1
-    splits = [(_TENSOR, (outer,), "int64")] + [(_TENSOR, (None,), "int64")] * (ragged_rank - 1)
+    splits = [(_TENSOR, (outer,), splits_dtype)] + \
+        [(_TENSOR, (None,), splits_dtype)] * (ragged_rank - 1)
     return (_RAGGED, ((_TENSOR, (None,) + inner, dtype), *splits))
 
 

@@ -133,6 +133,8 @@ def _fit_to_spec(value, spec):
         return _fit_to_sparse_spec(value, spec)
     if isinstance(value, Variable):
         value = value.read_value()
+    if isinstance(value, RaggedTensor):     # (TensorFlow's nest fails taking its length)
+        raise _Mismatch("TypeError: object of type 'RaggedTensor' has no len()\n")
     if not isinstance(value, Tensor):
         try:
             value = convert_to_tensor(value, dtype=spec.dtype)

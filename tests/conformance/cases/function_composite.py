@@ -259,3 +259,80 @@ def case_concrete_function_inputs_of_a_ragged_spec(tf):
     cf = total.get_concrete_function(
         tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32, ragged_rank=1))
     return [repr(t) for t in cf.inputs], [repr(t) for t in cf.outputs]
+
+
+def case_ragged_with_uniform_inner_dimension(tf):
+    @tf.function
+    def inner_totals(x):
+        print("tracing with", x)
+        return tf.reduce_sum(x.flat_values, axis=0)
+    rt = tf.RaggedTensor.from_row_splits(tf.ones([3, 2]), [0, 1, 3])
+    other = tf.RaggedTensor.from_row_splits(tf.ones([4, 2]), [0, 4, 4])
+    return inner_totals(rt), inner_totals(other), inner_totals.experimental_get_tracing_count()
+
+
+def case_ragged_with_int32_row_splits_retraces(tf):
+    @tf.function
+    def count(x):
+        return tf.size(x.flat_values)
+    count(tf.ragged.constant([[1.0], [2.0, 3.0]]))
+    count(tf.ragged.constant([[1.0], [2.0, 3.0]], row_splits_dtype=tf.int32))
+    return count.experimental_get_tracing_count(), count.pretty_printed_concrete_signatures()
+
+
+def case_ragged_signature_with_known_rows_refuses_other_rows(tf):
+    @tf.function(input_signature=[tf.RaggedTensorSpec(shape=[2, None], dtype=tf.float32,
+                                                      ragged_rank=1)])
+    def f(x):
+        return x.values
+    f(_rt(tf, [[1.0], [2.0]]))
+    return f(_rt(tf, [[1.0], [2.0], [3.0]]))
+
+
+def case_dense_signature_refuses_a_ragged_tensor(tf):
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(x):
+        return x
+    return f(_rt(tf, [[1.0], [2.0, 3.0]]))
+
+
+def case_concrete_function_from_ragged_rank_two_spec(tf):
+    @tf.function
+    def total(x):
+        print("tracing with", x)
+        return tf.reduce_sum(x.flat_values)
+    cf = total.get_concrete_function(
+        tf.RaggedTensorSpec(shape=[None, None, None], dtype=tf.float32, ragged_rank=2))
+    return (str(cf.structured_input_signature), [repr(t) for t in cf.inputs],
+            cf(_rt(tf, [[[1.0, 2.0]], [[3.0], []]])))
+
+
+def case_nested_input_signature_with_ragged_and_dense(tf):
+    @tf.function(input_signature=[[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32,
+                                                       ragged_rank=1),
+                                   tf.TensorSpec([None], tf.float32)]])
+    def f(pair):
+        print("tracing with", pair)
+        return tf.reduce_sum(pair[0].values) + tf.reduce_sum(pair[1])
+    a = f([_rt(tf, [[1.0], [2.0, 3.0]]), tf.constant([1.0])])
+    b = f([_rt(tf, [[4.0]]), tf.constant([1.0, 1.0])])
+    cf = f.get_concrete_function()
+    return a, b, f.experimental_get_tracing_count(), str(cf.structured_input_signature)
+
+
+def case_concrete_function_from_example_ragged(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum(x.values)
+    cf = total.get_concrete_function(_rt(tf, [[1.0, 2.0], [3.0]]))
+    return (str(cf.structured_input_signature), cf(_rt(tf, [[5.0], [6.0, 7.0]])),
+            total.experimental_get_tracing_count())
+
+
+def case_concrete_function_from_example_sparse(tf):
+    @tf.function
+    def total(s):
+        return tf.reduce_sum(s.values)
+    a = tf.sparse.SparseTensor(indices=[[0, 0]], values=[1.0], dense_shape=[2, 2])
+    cf = total.get_concrete_function(a)
+    return str(cf.structured_input_signature), cf(a), total.pretty_printed_concrete_signatures()
