@@ -108,3 +108,17 @@ def test_concrete_function_of_sparse_spec_returns_sparse():
     np.testing.assert_array_equal(out.dense_shape.numpy(), [3, 2])
     with pytest.raises(TypeError, match="no attribute 'indices'"):
         cf(tf.zeros([3, 2]))
+
+
+def test_sparse_spec_result_shapes_unknown_unless_the_body_fixes_them():
+    """What comes from a SparseTensor's dense shape has no static shape (TensorFlow's graph does
+    not know the shape tensor's values); a body that needs the spec's known dimensions (adding a
+    dense [2, 3] tensor) still traces, and its result's shape comes from that tensor."""
+    spec = tf.SparseTensorSpec(shape=[None, 3], dtype=tf.float32)
+    loose = tf.function(tf.sparse.to_dense).get_concrete_function(spec)
+    assert str(loose.structured_outputs.shape) == "(None, None)"
+    fixed = tf.function(lambda s: tf.sparse.to_dense(s) + tf.ones([2, 3])) \
+        .get_concrete_function(tf.SparseTensorSpec(shape=[2, 3], dtype=tf.float32))
+    assert str(fixed.structured_outputs.shape) == "(2, 3)"
+    out = fixed(tf.sparse.SparseTensor([[1, 2]], [5.0], [2, 3]))
+    np.testing.assert_array_equal(out.numpy(), [[1, 1, 1], [1, 1, 6]])

@@ -49,11 +49,13 @@ def ragged_spec(flat_dims, outer_dims, inner_splits, dtype, splits_dtype="int64"
                             1 + len(inner_splits), splits_dtype)
 
 
-def example(spec, unknown_size):
-    """A value of ``spec`` to trace with: one entry per row on each ragged axis (no entries in
-    a SparseTensor), unknown dimensions of size ``unknown_size``."""
-    dims = [unknown_size if d is None else d for d in
-            (spec.shape.as_list() if spec.shape.rank is not None else [unknown_size])]
+def example(spec, unknown_size, sparse_shape_open=False):
+    """A value of ``spec`` to trace with: one entry per row on each ragged axis (up to
+    ``unknown_size`` entries in a SparseTensor), unknown dimensions of size ``unknown_size``
+    (with ``sparse_shape_open``, a SparseTensor's known ones made ``unknown_size - 1`` larger)."""
+    grow = unknown_size - 1 if sparse_shape_open and isinstance(spec, SparseTensorSpec) else 0
+    dims = [unknown_size if d is None else d + grow for d in
+            (spec.shape.as_list() if spec.shape.rank is not None else [None])]
     if isinstance(spec, SparseTensorSpec):
         return _sparse_example(dims, spec.dtype, unknown_size)
     nrows, rank = dims[0], spec.ragged_rank

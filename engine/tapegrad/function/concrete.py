@@ -39,7 +39,7 @@ class ConcreteFunction:
         first, self._trace_graph = self._trace(1, hide_prints=not tracing, record=True)
         dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in _leaves(first)]
         if self._has_unknown_dims():
-            second = _leaves(self._trace(2, hide_prints=True))
+            second = _leaves(self._second_trace())
             dims = [common_dims(a, tuple(b.shape)) if isinstance(b, Tensor) else a
                     for a, b in zip(dims, second)]
         names = (f"Identity:0" if i == 0 else f"Identity_{i}:0" for i in itertools.count())
@@ -50,6 +50,17 @@ class ConcreteFunction:
         self.outputs = [x for x in flat if isinstance(x, GraphTensorView)]
         self.inputs = self._input_views()
         self._graph = None
+
+    def _second_trace(self):
+        """The hidden trace with unknown dimensions of size 2. A SparseTensor's dense shape is a
+        graph input whose values TensorFlow's graph does not know, so its known dimensions change
+        too (1 added) where the body allows it: what follows them is unknown, as in TensorFlow."""
+        if any(isinstance(s, composites.SPARSE) for s in nest.flatten(self._input_specs)):
+            try:
+                return self._trace(2, hide_prints=True, sparse_shapes_open=True)
+            except Exception:      # the body needs the spec's known dimensions: keep them
+                pass
+        return self._trace(2, hide_prints=True)
 
     def _has_unknown_dims(self):
         """Whether an input has dimensions the trace leaves unknown (a composite's always has)."""
@@ -74,12 +85,12 @@ class ConcreteFunction:
     def _named_specs(self):
         return named_specs(self._pattern, self._names, self._templates)
 
-    def _example(self, unknown_size):
+    def _example(self, unknown_size, sparse_shapes_open=False):
         """Example arguments: the given tensors, zeros for TensorSpecs (composites: see
         ``composites.example``)."""
         def example(leaf):
             if isinstance(leaf, COMPOSITE_SPECS):
-                return composites.example(leaf, unknown_size)
+                return composites.example(leaf, unknown_size, sparse_shapes_open)
             if isinstance(leaf, TensorSpec):
                 if leaf._dims is None:
                     return convert_to_tensor(np.zeros((unknown_size,) * 1,
@@ -89,10 +100,10 @@ class ConcreteFunction:
             return leaf
         return [map_structure(example, v) for v in self._templates]
 
-    def _trace(self, unknown_size, hide_prints, record=False):
+    def _trace(self, unknown_size, hide_prints, record=False, sparse_shapes_open=False):
         """Runs the Python function on example arguments, its assignments undone; with
         ``record``, returns ``(result, graph)`` and keeps the graph for calls of these shapes."""
-        named = list(zip(self._names, self._example(unknown_size)))
+        named = list(zip(self._names, self._example(unknown_size, sparse_shapes_open)))
         values = with_symbolic_names(named, tensor_dims(self._pattern))
         with UndoAssignments():
             if not record:

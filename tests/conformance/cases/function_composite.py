@@ -8,10 +8,10 @@ outputs, the signatures printed), and a gradient through a call. Written from Te
 NOTES = {
     "tf.SparseTensorSpec":
         "In a tf.function input signature or get_concrete_function: a SparseTensor is traced as "
-        "its indices, values and dense shape and keyed by its spec. A result whose static shape "
-        "comes from the dense shape (tf.sparse.to_dense) keeps the spec's known dimensions "
-        "(TensorFlow's are all None); a trace that densifies reads the dense shape in Python, so "
-        "its body runs on every call (engine/tapegrad/function/).",
+        "its indices, values and dense shape and keyed by its spec. A result's static shape that "
+        "comes from the dense shape (tf.sparse.to_dense) is unknown, as in TensorFlow; a trace "
+        "that densifies reads the dense shape in Python, so its body runs on every call "
+        "(engine/tapegrad/function/).",
     "tf.RaggedTensorSpec":
         "In a tf.function input signature or get_concrete_function: a RaggedTensor is traced as "
         "its flat values and row splits and keyed by its spec (rows, dtype, ragged rank), as "
@@ -199,14 +199,6 @@ def case_gradient_with_respect_to_ragged_values(tf):
 
 
 
-# Known divergence (a strict xfail in test_conformance.py): TensorFlow's SparseToDense takes its
-# output shape from the dense_shape tensor, a graph input whose values the graph does not know, so
-# even the spec's known dimension 3 is None in the result's static shape; tapegrad infers output
-# shapes by tracing examples of the spec, which keep the known dimensions, and shows (None, 3).
-case_concrete_function_from_sparse_spec.known_divergence = (
-    "a result computed from a SparseTensor's dense_shape keeps the spec's known dimensions "
-    "(TensorFlow: all None)")
-
 
 def case_sparse_returned_from_function(tf):
     @tf.function
@@ -336,3 +328,11 @@ def case_concrete_function_from_example_sparse(tf):
     a = tf.sparse.SparseTensor(indices=[[0, 0]], values=[1.0], dense_shape=[2, 2])
     cf = total.get_concrete_function(a)
     return str(cf.structured_input_signature), cf(a), total.pretty_printed_concrete_signatures()
+
+
+def case_concrete_function_sparse_result_shape_fixed_by_a_dense_operand(tf):
+    @tf.function
+    def shifted(s):
+        return tf.sparse.to_dense(s) + tf.ones([2, 3])
+    cf = shifted.get_concrete_function(tf.SparseTensorSpec(shape=[2, 3], dtype=tf.float32))
+    return repr(cf.structured_outputs), cf(tf.sparse.SparseTensor([[1, 2]], [5.0], [2, 3]))
