@@ -336,3 +336,26 @@ def case_concrete_function_sparse_result_shape_fixed_by_a_dense_operand(tf):
         return tf.sparse.to_dense(s) + tf.ones([2, 3])
     cf = shifted.get_concrete_function(tf.SparseTensorSpec(shape=[2, 3], dtype=tf.float32))
     return repr(cf.structured_outputs), cf(tf.sparse.SparseTensor([[1, 2]], [5.0], [2, 3]))
+
+
+def case_gradient_with_respect_to_sparse_values(tf):
+    @tf.function
+    def loss(s):
+        return tf.reduce_sum(tf.sparse.to_dense(s) ** 2)
+    values = tf.constant([1.0, -2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        y = loss(tf.sparse.SparseTensor([[0, 1], [1, 0]], values, [2, 2]))
+    return y, tape.gradient(y, values)
+
+
+def case_gradient_through_sparse_dense_matmul_in_function(tf):
+    w = tf.Variable([[1.0], [2.0], [3.0]])
+
+    @tf.function(input_signature=[tf.SparseTensorSpec(shape=[None, 3], dtype=tf.float32)])
+    def predict(s):
+        return tf.sparse.sparse_dense_matmul(s, w)
+    s = tf.sparse.SparseTensor([[0, 0], [1, 2]], [2.0, 1.0], [2, 3])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(predict(s))
+    return y, tape.gradient(y, w), predict.experimental_get_tracing_count()
