@@ -5,12 +5,15 @@ listing the nodes with their inputs.
 Node types are TensorFlow's where the trace has them: ``Placeholder`` for each input (and for
 each variable the graph captures, as TensorFlow's resource handles), ``Const`` for constants,
 the primitive's op name for each op, ``ReadVariableOp`` / ``AssignVariableOp`` /
-``AssignAddVariableOp`` / ``AssignSubVariableOp`` for variables and ``Identity`` for each output.
+``AssignAddVariableOp`` / ``AssignSubVariableOp`` for variables and ``Identity`` for each output;
+a reduction's axes are a ``Const`` input listed before it, as TensorFlow's
+(``Sum/reduction_indices``, ``ArgMax/dimension``, or ``Const`` for all axes).
 A gradient taken inside the function is one ``SymbolicGradient`` node per reverse rule
 (TensorFlow lists the rule's own ops there). Node names are the type's, made unique as
 TensorFlow does (``AddV2``, ``AddV2_1``); TensorFlow names ops after the Python call instead
 (``add`` for ``x + 1``).
 """
+from ..dtypes import int32 as _INT32
 from .graph import ASSIGN, OP, READ, VJP, _Out
 from .symbolic import GraphTensorView
 
@@ -100,6 +103,31 @@ class FuncGraph:
             view = self._add("Const", "Const", [], slot, trace).outputs[0]
         return view
 
+    def _axis_const(self, op, attrs, ins, trace):
+        """TensorFlow's reductions take their axes as a tensor input, a ``Const`` node listed
+        before the op: ``Sum/reduction_indices`` for axes given (one axis shown as the scalar
+        an ``axis=k`` call gives), ``Const`` with one entry per input dimension for all axes,
+        ``ArgMax/dimension`` for an arg reduction. Ours hold the axes as a setting."""
+        if op not in _REDUCTIONS and op not in _ARG_REDUCTIONS:
+            return []
+        axes = attrs.get("axes", ())
+        if op in _ARG_REDUCTIONS:
+            base, dims = "dimension", ()
+        elif axes is None:
+            shape = trace.example(ins[0]).shape if ins else None
+            base, dims = None, None if shape is None else (len(shape),)
+        else:
+            base, dims = "reduction_indices", () if len(axes) == 1 else (len(axes),)
+        name = self._unique("Const" if base is None else f"{self._next_name(op)}/{base}")
+        view = GraphTensorView(f"{name}:0", dims, _INT32)
+        self._ops.append(Operation(name, "Const", [], [view]))
+        return [view]
+
+    def _next_name(self, base):
+        """The name ``_unique(base)`` will give next."""
+        n = self._names.get(base, 0)
+        return base if n == 0 else f"{base}_{n}"
+
     def _handle(self, var):
         key = id(var)
         if key not in self._captured:
@@ -111,8 +139,10 @@ class FuncGraph:
     def _add_node(self, node, trace):
         kind = node[0]
         if kind is OP:
-            _, prim, _, ins, slot = node
-            self._add(prim.name, prim.name, [self._value(i, trace) for i in ins], slot, trace)
+            _, prim, attrs, ins, slot = node
+            inputs = [self._value(i, trace) for i in ins]
+            axis = self._axis_const(prim.name, attrs, ins, trace)
+            self._add(prim.name, prim.name, inputs + axis, slot, trace)
         elif kind is READ:
             self._add("ReadVariableOp", "ReadVariableOp", [self._handle(node[1])], node[2], trace)
         elif kind is ASSIGN:
@@ -146,6 +176,10 @@ class FuncGraph:
 
     def __repr__(self):
         return f"<FuncGraph name={self.name}>"
+
+
+_REDUCTIONS = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"}
+_ARG_REDUCTIONS = {"ArgMax", "ArgMin"}
 
 
 class _Resource:
