@@ -148,7 +148,10 @@ class ConcreteFunction:
             if isinstance(spec, COMPOSITE_SPECS):
                 for _ in range(component_count(spec)):
                     next(flat_index)
-                return fit_to_composite_spec(leaf, spec)
+                try:
+                    return fit_to_composite_spec(leaf, spec)
+                except TypeError as e:
+                    raise TypeError(self._binding_error(e, args, kwargs)) from None
             if not isinstance(spec, TensorSpec):
                 return leaf
             return self._checked_input(leaf, spec, next(flat_index))
@@ -157,6 +160,24 @@ class ConcreteFunction:
         if _run_eagerly[0]:
             return self._function._run(values, named, hide_prints=False)
         return self._function._execute(self._pattern, values, named)
+
+    def _binding_error(self, reason, args, kwargs):
+        """TensorFlow's message for arguments that do not fit a composite spec: the structured
+        signature's reason, then why the flat signature (one argument per component tensor)
+        failed too, when it did for the number of arguments."""
+        params = ", ".join(f"{n}: {_type_text(s)}" for n, s in zip(self._names, self._input_specs))
+        text = (f"Binding inputs to tf.function failed due to `{reason}`. Received args: "
+                f"{args!r} and kwargs: {kwargs!r} for signature: ({params}) -> "
+                f"{self._output_specs()!r}.")
+        flat = [v.name.rpartition(":")[0] for v in self.inputs]
+        summary = f"{self._function._name}({', '.join(flat)})"
+        if len(args) > len(flat):
+            why = f"{summary} takes {len(flat)} positional arguments, got {len(args)}."
+        else:
+            missing = sorted(set(flat[len(args):]) - set(kwargs))
+            why = f"{summary} missing required arguments: {', '.join(missing)}." if missing \
+                else None
+        return text if why is None else f"{text}\nFallback to flat signature also failed due to: {why}"
 
     def _checked_input(self, leaf, spec, i):
         """Input ``i`` as a tensor of ``spec``'s dtype, or TensorFlow's error for another dtype."""

@@ -167,9 +167,13 @@ def _fit_to_ragged_spec(value, spec):
     parts = [value.flat_values, *value.nested_row_splits] if isinstance(value, RaggedTensor) \
         else [value]
     if len(parts) != len(specs):
+        first, second = f"type=list str={specs!r}", f"type=list str={parts!r}"
         raise _Mismatch(f"The two structures don't have the same nested structure.\n\n"
-                        f"First structure: type=list str={specs!r}\n\n"
-                        f"Second structure: type=list str={parts!r}")
+                        f"First structure: {first}\n\nSecond structure: {second}\n\n"
+                        f"More specifically: The two structures don't have the same number of "
+                        f"elements. First structure: {first}. Second structure: {second}\n"
+                        f"Entire first structure:\n{_dots(specs)}\n"
+                        f"Entire second structure:\n{_dots(parts)}")
     for part, part_spec in zip(parts, specs):
         if part.dtype != part_spec.dtype or not part_spec.is_compatible_with(part):
             raise _Mismatch(f"Can not cast {TensorSpec.from_tensor(part)!r} to {part_spec!r}")
@@ -214,6 +218,11 @@ def _fit_to_sparse_spec(value, spec):
     if not spec.shape.is_compatible_with(value.shape):
         raise _Mismatch(f"Can not cast {SparseTensorSpec.from_value(value)!r} to {spec!r}")
     return value
+
+
+def _dots(items):
+    """A flat list as TensorFlow's nest draws its structure: ``[., .]``."""
+    return "[" + ", ".join("." for _ in items) + "]"
 
 
 def _signature_text(names, specs):

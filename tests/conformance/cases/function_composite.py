@@ -399,3 +399,47 @@ def case_graph_reduction_axis_given_as_a_list(tf):
 # scalar Const TensorFlow makes for ``axis=0``.
 case_graph_reduction_axis_given_as_a_list.known_divergence = (
     "one reduction axis given as a list shows as a scalar Const (TensorFlow: shape (1,))")
+
+
+def case_ragged_concrete_function_refuses_a_dense_tensor(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum(x.values)
+    cf = total.get_concrete_function(
+        tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32, ragged_rank=1))
+    return cf(tf.constant([[1.0, 2.0]]))
+
+
+def case_ragged_concrete_function_refuses_another_dtype(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum(x.values)
+    cf = total.get_concrete_function(
+        tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32, ragged_rank=1))
+    return cf(_rt(tf, [[1, 2], [3]]))
+
+
+def case_sparse_concrete_function_refuses_a_dense_tensor(tf):
+    @tf.function
+    def total(s):
+        return tf.reduce_sum(s.values)
+    cf = total.get_concrete_function(tf.SparseTensorSpec(shape=[None, 3], dtype=tf.float32))
+    return cf(tf.zeros([2, 3]))
+
+
+def case_concrete_function_repr_names_composite_types(tf):
+    @tf.function
+    def plus_one(x):
+        return x + 1.0
+    cf = plus_one.get_concrete_function(
+        tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32, ragged_rank=1))
+    text = repr(cf)
+    return text[:text.rindex(" at 0x")], str(cf)
+
+
+def case_ragged_input_signature_refuses_another_ragged_rank(tf):
+    @tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32,
+                                                      ragged_rank=1)])
+    def scaled(x):
+        return x * 3.0
+    return scaled(_rt(tf, [[[1.0]]]))
