@@ -6,7 +6,9 @@
 - ``python -m tapegrad graph script.py -o out.svg`` (or .json, .dot): runs the script, captures
   every tape it creates and writes their graph (the aliases are installed here too);
   ``--svg out.svg`` writes the SVG too (the drawing ``tape._repr_svg_()`` shows in a notebook).
-  The JSON is the compact form of docs/graph-json.md.
+  The JSON is the compact form of docs/graph-json.md, every tape in it. A script that trains (a
+  loop or ``fit``: a tape per step) is drawn as the page draws it, one step, the last complete
+  one (``graph.training_view``), in the SVG and the DOT.
 """
 import argparse
 import os
@@ -16,6 +18,7 @@ import sys
 from .aliases import install_as_tensorflow
 from .graph.capturing import Capture
 from .graph.export import to_dot, to_json, to_svg
+from .graph.training_view import representative_step
 
 
 def _parser():
@@ -26,7 +29,8 @@ def _parser():
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
     g = sub.add_parser("graph", help="run a script and write the graph of its tapes")
     g.add_argument("script", help="a Python file that uses tapegrad")
-    g.add_argument("-o", "--output", help="out.svg, out.json or out.dot")
+    g.add_argument("-o", "--output", help="out.svg, out.json or out.dot (a training loop's SVG "
+                   "and DOT draw its last complete step; its JSON holds every tape)")
     g.add_argument("--svg", metavar="OUT.svg", help="also (or only) the SVG drawing")
     return ap
 
@@ -63,10 +67,13 @@ def main(argv=None):
     with Capture() as cap:
         _run_script(ns.script, ns.args)
     doc = cap.to_dict()
+    step = representative_step(cap) if any(fmt in DRAWINGS for _, fmt in outputs) else None
     for path, fmt in outputs:
+        drawn = step if step is not None and fmt in DRAWINGS else doc
         with open(path, "w", encoding="utf-8") as f:
-            f.write(WRITERS[fmt](doc))
-        print(f"wrote {path}: {_counts(doc)}", file=sys.stderr)
+            f.write(WRITERS[fmt](drawn))
+        shown = f" ({step['representative']['text']})" if drawn is step else ""
+        print(f"wrote {path}: {_counts(drawn)}{shown}", file=sys.stderr)
     return 0
 
 
@@ -79,6 +86,7 @@ def _json_text(doc):
 
 
 WRITERS = {"svg": to_svg, "json": _json_text, "dot": to_dot}
+DRAWINGS = ("svg", "dot")     # a training run is drawn as one step; its JSON keeps every tape
 
 
 def _counts(doc):

@@ -13,6 +13,7 @@ from tapegrad.__main__ import _run_script, main as tapegrad_main
 from tapegrad.distribute import rendezvous
 from tapegrad.graph.capturing import Capture
 from tapegrad.graph.compact import expand
+from tapegrad.graph.training_view import representative_step
 from tapegrad.thread_state import state
 
 from test_web_examples import EXAMPLES
@@ -68,12 +69,12 @@ def replica_structure(doc):
 
 
 def test_gallery_example_graph_has_one_group_per_replica_and_one_all_reduce(capsys):
-    # the page's graph: the example's last complete step (playground_runtime.graph), here
+    # the page's graph: the example's last complete step (tapegrad.graph.training_view), here
     # without a playground Session (whose Keras hooks stay installed for the process)
     with Capture() as cap:
         _run_script(str(EXAMPLES / "21_data_parallel.py"), [])
     assert "same weights as one device: True" in capsys.readouterr().out
-    doc = sys.modules["playground_runtime.graph"].representative_step(cap)
+    doc = representative_step(cap)
     assert doc["representative"]["tapes"] == 42           # 40 steps and the two replicas' tapes
     replicas, joins, groups = replica_structure(doc)
     assert [groups[r]["label"] for r in replicas] == ["replica 0 (replica)", "replica 1 (replica)"]

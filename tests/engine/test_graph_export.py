@@ -266,6 +266,28 @@ def test_command_line_svg_is_what_repr_svg_draws(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
+def test_command_line_draws_a_training_loop_as_its_last_step_and_keeps_every_tape_in_json(tmp_path):
+    """As the page: a loop's SVG (and DOT) is one step, the last complete one, said on stderr;
+    the JSON still holds every tape."""
+    script = tmp_path / "loop.py"
+    script.write_text("import tensorflow as tf\nw = tf.Variable(2.0, name='w')\n"
+                      "for step in range(5):\n    with tf.GradientTape() as tape:\n"
+                      "        loss = tf.square(w - 1.0)\n    w.assign_sub(0.1 * tape.gradient(loss, w))\n")
+    svg, dot, doc = tmp_path / "loop.svg", tmp_path / "loop.dot", tmp_path / "loop.json"
+    proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", "-o", str(doc), "--svg", str(svg),
+                           str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "loop.svg: 6 nodes, 5 edges, 1 tape(s) (One training step shown: the last complete one " \
+           "(tape 5 of 5 recorded).)" in proc.stderr
+    assert len(expand(json.loads(doc.read_text()))["tapes"]) == 5
+    texts = [el.text for el in svg_tree(svg.read_text()).iter(SVG + "text")]
+    assert texts.count("Square") == 1 and "w" in texts
+    proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", "-o", str(dot), str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "1 tape(s) (One training step shown" in proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
 def test_command_line_json_of_a_big_tape_is_one_compact_line(tmp_path):
     """A big tape's JSON is written without indentation (json's indenting encoder is pure Python:
     a 200,000-op tape took twice the time and memory); a small one stays indented."""

@@ -26,7 +26,7 @@ What a run does, one module per concern:
 """
 from .aliases import install_tensorflow_alias  # noqa: F401
 from .errors import USER_FILE, error_heading, user_traceback  # noqa: F401
-from .graph import MAX_TAPES_FOR_NONES, LiveGraph, any_none, none_explanations, representative_step  # noqa: F401
+from .graph import MAX_TAPES_FOR_NONES, LiveGraph, any_none, none_explanations  # noqa: F401
 from .messages import KINDS  # noqa: F401
 from .plots import PlotSender, uses_matplotlib  # noqa: F401
 from .session import Session, uses_keras  # noqa: F401

@@ -50,6 +50,7 @@ def send_graph(send, capture, values=()):
     graph as its field ``functions`` (tapegrad.graph.function_view.traced_functions)."""
     from tapegrad.graph.export import to_json
     from tapegrad.graph.function_view import traced_functions
+    from tapegrad.graph.training_view import representative_step
 
     previews = []
 
@@ -129,50 +130,6 @@ def warm_up(ops=2000):
 def any_none(capture):
     """Whether some gradient call of the capture gave a None (or unconnected zero) result."""
     return any(reason is not None for *_, reasons, _line in capture.calls for reason in reasons)
-
-
-def representative_step(capture, preview=None):
-    """When a run recorded many tapes (a training loop, fit), the graph of one training step.
-
-    Tapes whose gradient was asked for on the same line are steps of one loop; the graph then
-    keeps the last tape with a gradient call (the last complete step) and says so in
-    ``doc["representative"]`` (``{"tape", "tapes", "text"}``). Other documents are returned as
-    they are. ``preview``: as ``export_dict``'s, for the step's graph.
-    """
-    lines = {}
-    for index, _call, _names, _reasons, line in capture.calls:
-        lines.setdefault(line, set()).add(index)
-    # a training loop: one line asked at least 3 tapes, and they are most of the run's tapes (a
-    # short demo that repeats one of several tapes twice keeps all of them in the graph)
-    steps = max((len(t) for t in lines.values()), default=0)
-    if steps < 3 or 2 * steps <= len(capture.tapes):
-        return None
-    last = max(index for index, *_ in capture.calls)
-    step = step_graph(capture, last, f"step {last + 1} of {len(capture.tapes)}", preview=preview)
-    step["representative"] = {
-        "tape": last, "tapes": len(capture.tapes),
-        "text": f"One training step shown: the last complete one (tape {last + 1} of "
-                f"{len(capture.tapes)} recorded)."}
-    return step
-
-
-def step_graph(capture, index, label, collapsed=False, preview=None):
-    """The graph document of the captured tape ``index`` alone, with its gradient calls; the
-    panel names the tape ``label``. ``collapsed``: the big tapes' form whatever the tape's size
-    (docs/graph-json.md, version 2: ops folded into boxes by group or source line, tensors
-    summarized by shape and dtype), several times cheaper to export."""
-    from tapegrad.graph.document import MAX_NODES, export_dict
-    calls = [(0, *rest) for tape, *rest in capture.calls if tape == index]
-    names = {0: capture.tape_names[index]} if index in capture.tape_names else None
-
-    def labelled(doc):
-        for tape in doc["tapes"]:
-            tape["label"] = label
-        return doc
-    step = export_dict([capture.tapes[index]], calls, 0 if collapsed else MAX_NODES,
-                       tape_names=names,
-                       preview=None if preview is None else (lambda doc: preview(labelled(doc))))
-    return labelled(step)
 
 
 class LiveGraph:
@@ -264,6 +221,7 @@ class LiveGraph:
         """Sends tape ``index``'s graph; ``live.export_ms``: what building it took (all but the
         final json.dumps of its compact form)."""
         from tapegrad.graph.export import compact, to_json
+        from tapegrad.graph.training_view import step_graph
         started = self.clock()
         doc = compact(step_graph(self.capture, index, f"step {index + 1} (training goes on)",
                                  collapsed=True))
