@@ -34,7 +34,8 @@ def _capture_of(tape):
 
 
 def graph_document(source):
-    """The graph JSON (docs/graph-json.md) of a ``GradientTape`` or a ``graph.capture()``.
+    """The graph JSON (docs/graph-json.md) of a ``GradientTape`` or a ``graph.capture()`` (or
+    such a document itself).
 
     >>> import tapegrad as tf
     >>> with tf.GradientTape() as tape:
@@ -46,10 +47,12 @@ def graph_document(source):
     """
     if isinstance(source, tape_module.GradientTape):
         return _capture_of(source).to_dict()
+    if isinstance(source, dict) and "tapes" in source and "nodes" in source:
+        return source                    # a document already (%%tapegrad's training step)
     if hasattr(source, "to_dict") and hasattr(source, "tapes"):
         return source.to_dict()
-    raise TypeError("tapegrad.widget: expected a tf.GradientTape or a tapegrad.graph.capture(), "
-                    f"got {type(source).__name__}")
+    raise TypeError("tapegrad.widget: expected a tf.GradientTape, a tapegrad.graph.capture() or "
+                    f"its graph document, got {type(source).__name__}")
 
 
 def _svg(doc):

@@ -2,9 +2,13 @@
 
 Loading the extension captures every cell's tapes and gradient calls (so ``tape.show()`` can
 animate the backward pass); ``%%tapegrad`` runs its cell and shows one graph panel with every
-tape the cell recorded (the panel's selector switches between them).
+tape the cell recorded (the panel's selector switches between them), or, for a cell that trains
+(a loop or ``fit``: a tape per step), its last complete step, as the playground does
+(``graph.training_view``). A cell stopped with Jupyter's interrupt ends with a quiet
+"Stopped at line N." and its graph, as in the playground: no traceback.
 """
 from .. import graph
+from ..graph.training_view import representative_step
 from .display import TAPE_HEIGHT, _svg, _widget_class, remember, widget
 
 _open = []   # the captures of the cells running now (%%tapegrad runs its cell inside a cell)
@@ -50,14 +54,49 @@ def _cell_magic(line, cell):
 
     height = int(line.strip() or TAPE_HEIGHT)
     shell = get_ipython()
-    cap, _ = run_captured(lambda: shell.run_cell(cell, store_history=False))
+    cap, _ = run_captured(lambda: run_stoppable(shell, cell))
     if not cap.tapes:
         print("%%tapegrad: the cell recorded no tape")
         return
-    if _widget_class() is None:
-        display(SVG(_svg(cap.to_dict())))
+    doc = representative_step(cap)
+    if doc is None:
+        doc = cap.to_dict()
     else:
-        display(widget(cap, height))
+        print(doc["representative"]["text"])
+    if _widget_class() is None:
+        display(SVG(_svg(doc)))
+    else:
+        display(widget(doc, height))
+
+
+def run_stoppable(shell, cell):
+    """Runs ``cell`` in ``shell``; an interrupt (Jupyter's Stop) prints "Stopped at line N."
+    (the cell's line that was running) instead of a traceback, as the playground's Stop does."""
+    saved = shell.custom_exceptions, shell.CustomTB
+    shell.set_custom_exc((KeyboardInterrupt,), _stopped)
+    try:
+        return shell.run_cell(cell, store_history=False)
+    finally:
+        shell.custom_exceptions, shell.CustomTB = saved
+
+
+def _stopped(shell, etype, value, tb, tb_offset=None):
+    line = cell_line(tb)
+    print(f"Stopped at line {line}." if line else "Stopped.")
+
+
+def cell_line(tb):
+    """The line of the cell that was running when traceback ``tb`` (from IPython's ``run_code``,
+    whose frame comes first) was raised: the innermost frame of the cell's own code."""
+    cell = tb.tb_next
+    if cell is None:
+        return None
+    name, line = cell.tb_frame.f_code.co_filename, cell.tb_lineno
+    while cell is not None:
+        if cell.tb_frame.f_code.co_filename == name:
+            line = cell.tb_lineno
+        cell = cell.tb_next
+    return line
 
 
 def load_ipython_extension(ipython):
