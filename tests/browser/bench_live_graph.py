@@ -31,7 +31,7 @@ FIT_TIMED = (   # put around the training: the time it took, printed
     "import time as _time\n_started = _time.perf_counter()\n",
              "\nprint(f'trained in {_time.perf_counter() - _started:.3f} s')\n")
 # Run before a timed run: the live graph off (it never comes) or on (as shipped), from the next run.
-SWITCH = "import playground_runtime.graph as g\ng.LiveGraph.EVERY_S = {}\n"
+SWITCH = "from tapegrad.graph.training_view import LiveSteps\nLiveSteps.EVERY_S = {}\n"
 WATCH = """() => {
   window.__live = [];
   const box = document.querySelector('[data-testid=graph]');

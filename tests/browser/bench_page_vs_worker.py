@@ -4,7 +4,7 @@ against a bare worker; issue 28 item 3: the live graph at most 5%).
 The same two fits run, in headless Chromium, in
   bare   a bare Web Worker: the dist's Pyodide and tapegrad wheel (the kernel pool attached, as
          the page does), no playground runtime; Keras's output goes to a line callback;
-  off    the playground page, its live graph off (LiveGraph.EVERY_S = inf);
+  off    the playground page, its live graph off (LiveSteps.EVERY_S = inf);
   on     the playground page as shipped (live graph at most once a second);
 rounds interleaved, the order of the three rotated each round. Programs:
   mlp    web/examples/17_mlp_digits.py's model (64 -> 32 -> 10) on the bundled digits, batch 32;
@@ -92,13 +92,14 @@ import playground_runtime.graph as graph
 import playground_runtime.output as output
 import playground_runtime.training as training
 import tapegrad.graph.capturing as capturing
-graph.LiveGraph.EVERY_S = {every}
+import tapegrad.graph.training_view as training_view
+training_view.LiveSteps.EVERY_S = {every}
 sys._bench_extras = {{}}
 HOOKS = {{
     "feed": [(training._FitObserver, n) for n in ("on_train_batch_end", "on_epoch_end",
               "on_train_begin", "on_train_end", "on_epoch_begin", "on_test_begin", "on_test_end")],
     "capture": [(capturing.Capture, "on_gradient"), (capturing.Capture, "_on_tape")],
-    "live": [(graph.LiveGraph, "after_gradient"), (graph.LiveGraph, "on_tape")],
+    "live": [(training_view.LiveSteps, "after_gradient"), (training_view.LiveSteps, "on_tape")],
     "output": [(output.OutputBatcher, "write"), (output.OutputBatcher, "due")],
 }}
 def wrap(owner, name, key):

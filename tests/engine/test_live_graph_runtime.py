@@ -1,4 +1,5 @@
-"""The playground runtime's live graph (web/python/playground_runtime/graph.py, ``LiveGraph``):
+"""The playground runtime's live graph (web/python/playground_runtime/graph.py, ``live_graph``:
+tapegrad.graph.training_view.LiveSteps sending kind "live-graph"):
 while a training loop or ``fit`` runs, the page gets its latest complete step's graph (kind
 "live-graph"), throttled in the worker. Time is a fake clock here: nothing depends on speed.
 """
@@ -10,6 +11,7 @@ import pytest
 
 import tapegrad as tf
 from tapegrad.graph.compact import expand
+from tapegrad.graph.training_view import LiveSteps
 
 from test_web_examples import runtime   # the playground's runtime, imported from web/python
 
@@ -132,7 +134,7 @@ def test_fit_sends_live_step_graphs_with_the_model_layers():
 def test_a_failing_export_ends_the_live_graphs_not_the_run(monkeypatch):
     def broken(self, index):
         raise RuntimeError("no export")
-    monkeypatch.setattr(runtime.LiveGraph, "send_step", broken)
+    monkeypatch.setattr(LiveSteps, "send_step", broken)
     messages = run(LOOP, tick=0.0, every=0.0)
     assert live_docs(messages) == [] and [k for k, _ in messages].count("graph") == 1
 

@@ -62,7 +62,7 @@ export const MESSAGES = {
   "live-graph": { from: "python", fields: ["version", "nodes", "edges", "tapes", "live", "..."],
     about: "while a training loop or fit runs, its latest complete step's graph (a graph document "
       + "with live: {tape, export_ms, text}), at most about once a second (the worker throttles it: "
-      + "playground_runtime/graph.py, LiveGraph)" },
+      + "tapegrad.graph.training_view.LiveSteps)" },
   nones: { from: "python", fields: ["items"], about: "each None gradient's sentence, for the console" },
   plot: { from: "python", fields: ["key", "png"], about: "a matplotlib figure; a known key replaces its image" },
   training: { from: "python", fields: ["event", "..."], about: "the live training plot (training-plot.js)" },

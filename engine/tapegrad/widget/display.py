@@ -83,13 +83,22 @@ def _widget_class():
 
 def widget(source, height=TAPE_HEIGHT):
     """The widget for a tape or capture; ImportError naming the extra when anywidget is missing."""
+    return _new_widget(json.dumps(graph_document(source)), height)
+
+
+def empty_widget(height=TAPE_HEIGHT):
+    """A widget with no graph yet (its ``doc`` set later: ``%%tapegrad`` while the cell trains)."""
+    return _new_widget("", height)
+
+
+def _new_widget(doc_text, height):
     cls = _widget_class()
     if cls is None:
         raise ImportError("tapegrad's notebook widget needs anywidget: "
                           "pip install 'tapegrad[notebook]'")
     if not isinstance(height, int) or height < 100:
         raise ValueError(f"tapegrad.widget: height must be an int of at least 100 pixels, got {height!r}")
-    return cls(doc=json.dumps(graph_document(source)), height=height)
+    return cls(doc=doc_text, height=height)
 
 
 def mimebundle(source, include=None, exclude=None):

@@ -7,9 +7,13 @@ tape the cell recorded (the panel's selector switches between them), or, for a c
 (``graph.training_view``). A cell stopped with Jupyter's interrupt ends with a quiet
 "Stopped at line N." and its graph, as in the playground: no traceback.
 """
+import contextlib
+import json
+
 from .. import graph
-from ..graph.training_view import representative_step
-from .display import TAPE_HEIGHT, _svg, _widget_class, remember, widget
+from ..graph.export import to_json
+from ..graph.training_view import LiveSteps, representative_step
+from .display import TAPE_HEIGHT, _svg, _widget_class, empty_widget, remember
 
 _open = []   # the captures of the cells running now (%%tapegrad runs its cell inside a cell)
 
@@ -54,19 +58,28 @@ def _cell_magic(line, cell):
 
     height = int(line.strip() or TAPE_HEIGHT)
     shell = get_ipython()
-    cap, _ = run_captured(lambda: run_stoppable(shell, cell))
+    view = None if _widget_class() is None else empty_widget(height)
+    if view is not None:
+        display(view)        # shown now: a loop's latest step is drawn in it while it trains
+    cap = graph.capture(let_go_steps=True)
+    remember(cap)
+    live = None if view is None else LiveSteps(lambda doc: setattr(view, "doc", to_json(doc)))
+    with cap, (contextlib.nullcontext() if live is None else live.follow(cap)):
+        run_stoppable(shell, cell)
     if not cap.tapes:
         print("%%tapegrad: the cell recorded no tape")
+        if view is not None:
+            view.close()
         return
     doc = representative_step(cap)
     if doc is None:
         doc = cap.to_dict()
     else:
         print(doc["representative"]["text"])
-    if _widget_class() is None:
+    if view is None:
         display(SVG(_svg(doc)))
     else:
-        display(widget(doc, height))
+        view.doc = json.dumps(doc)
 
 
 def run_stoppable(shell, cell):

@@ -13,7 +13,7 @@ What a run does, one module per concern:
 - `session`: the code is compiled as `main.py`, so tracebacks and graph nodes carry the editor's
   line numbers, and runs inside `tapegrad.graph.capture()`;
 - `graph`: while a training loop or `fit` runs, its latest complete step's graph is sent as kind
-  "live-graph" at most once a second (`LiveGraph`); the captured graph is sent as kind "graph" (a JSON string, docs/graph-json.md) after
+  "live-graph" at most once a second (`live_graph`: tapegrad.graph.training_view.LiveSteps); the captured graph is sent as kind "graph" (a JSON string, docs/graph-json.md) after
   the run, also when the code raised (what was recorded so far); every requested gradient that
   came back None is explained after the graph, as kind "nones" (`{"items": [{"line", "source",
   "target", "message", "reason_line", "count", "text"}]}`, see `none_explanations`): the sentence
@@ -26,7 +26,7 @@ What a run does, one module per concern:
 """
 from .aliases import install_tensorflow_alias  # noqa: F401
 from .errors import USER_FILE, error_heading, user_traceback  # noqa: F401
-from .graph import MAX_TAPES_FOR_NONES, LiveGraph, any_none, none_explanations  # noqa: F401
+from .graph import MAX_TAPES_FOR_NONES, any_none, live_graph, none_explanations  # noqa: F401
 from .messages import KINDS  # noqa: F401
 from .plots import PlotSender, uses_matplotlib  # noqa: F401
 from .session import Session, uses_keras  # noqa: F401

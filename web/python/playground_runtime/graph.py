@@ -1,6 +1,6 @@
 """The run's graph for the page: kind "graph" (docs/graph-json.md), one training step's when the
 run recorded a loop, then kind "nones": each None gradient's sentence for the console. While a
-training loop or ``fit`` runs, kind "live-graph" brings its latest complete step (``LiveGraph``).
+training loop or ``fit`` runs, kind "live-graph" brings its latest complete step (``live_graph``).
 
 (tapegrad is imported where it is used: the worker imports this runtime before tapegrad.)
 """
@@ -132,100 +132,9 @@ def any_none(capture):
     return any(reason is not None for *_, reasons, _line in capture.calls for reason in reasons)
 
 
-class LiveGraph:
-    """While a training loop or ``fit`` runs, sends the page its latest complete step's graph
-    (kind "live-graph": a graph document with ``"live": {"tape", "text"}``), so the Tape pane
-    follows the training instead of waiting for the end.
-
-    It follows the run's capture: after each gradient call (a step is complete when its gradient
-    has been taken), at most once per ``EVERY_S`` seconds and only once one line of the code has
-    asked for the gradients of two tapes (a loop: a single tape or a demo of a few distinct tapes
-    is shown at the end as before). The step is sent in its collapsed form (ops folded into boxes
-    by layer or source line, no values: a Keras step of the digits example exports in 14 ms
-    natively, against 107 ms whole, most of that the values' summaries); the graph at the end is
-    the whole step. The next export waits ``EVERY_S`` or ``1 / MAX_SHARE`` times the last one's
-    cost (the first export's, cold, aside), whichever is longer: the exports take at most about
-    ``MAX_SHARE`` of the run's time
-    (tests/browser/bench_live_graph.py measures the run with and without them). The throttle is
-    here, in the worker: the page draws every document it gets.
-    """
-
-    EVERY_S = 1.0
-    MAX_SHARE = 0.02     # 0.04 cost a CNN's fit 4-5% in the page (bench_page_vs_worker.py)
-    LOOP_TAPES = 2       # tapes asked on one line before the run counts as a loop
-
-    def __init__(self, send, clock=time.monotonic):
-        self.send = send
-        self.clock = clock
-        self.capture = None
-        self.next_at = 0.0
-        self.tapes_of_line = {}    # line of a gradient call -> the tapes asked there (a few)
-        self.sent = 0
-
-    def follow(self, capture):
-        """Follows ``capture`` from now on (a new run); used as ``with live.follow(cap):`` inside
-        ``with cap:``, so that each tape tells the capture of its gradient calls first."""
-        self.capture = capture
-        self.next_at = self.clock() + self.EVERY_S
-        self.tapes_of_line = {}
-        self.sent = 0
-        return self
-
-    def __enter__(self):
-        from tapegrad import tape as tape_module
-        tape_module.creation_hooks.append(self.on_tape)
-        return self
-
-    def __exit__(self, *exc):
-        from tapegrad import tape as tape_module
-        if self.on_tape in tape_module.creation_hooks:
-            tape_module.creation_hooks.remove(self.on_tape)
-        return False
-
-    def on_tape(self, tape):
-        from tapegrad.graph.provenance import provenance_of
-        provenance_of(tape).subscribers.append(self)
-
-    def on_gradient(self, tape, call):
-        """A gradient call on a tape of the run (after the capture has noted it)."""
-        self.after_gradient()
-
-    def after_gradient(self):
-        if not self.capture.calls:
-            return
-        index, *_, line = self.capture.calls[-1]
-        tapes = self.tapes_of_line.setdefault(line, set())
-        if len(tapes) < self.LOOP_TAPES:
-            tapes.add(index)
-            if len(tapes) == self.LOOP_TAPES:
-                self.loop_found()
-        started = self.clock()
-        if started < self.next_at or len(tapes) < self.LOOP_TAPES:
-            return
-        try:
-            self.send_step(index)
-        except Exception:     # the run goes on without live graphs; the graph at its end tells
-            self.next_at = float("inf")
-            return
-        now = self.clock()
-        # the run's first export is the cold one (2-5 times the next): it does not set the pace
-        cost = 0.0 if self.sent == 1 else now - started
-        self.next_at = now + max(self.EVERY_S, cost / self.MAX_SHARE)
-
-    def loop_found(self):
-        """The run is a loop: the export's modules are imported now (the graph at the end needs
-        them anyway), so that their import does not count as the first export's cost."""
-        import tapegrad.graph.export  # noqa: F401
-
-    def send_step(self, index):
-        """Sends tape ``index``'s graph; ``live.export_ms``: what building it took (all but the
-        final json.dumps of its compact form)."""
-        from tapegrad.graph.export import compact, to_json
-        from tapegrad.graph.training_view import step_graph
-        started = self.clock()
-        doc = compact(step_graph(self.capture, index, f"step {index + 1} (training goes on)",
-                                 collapsed=True))
-        doc["live"] = {"tape": index, "export_ms": round(1000 * (self.clock() - started), 1),
-                       "text": f"Training: step {index + 1}, the latest complete one."}
-        self.send(LIVE_GRAPH, to_json(doc))
-        self.sent += 1
+def live_graph(send):
+    """The page's live graph: ``tapegrad.graph.training_view.LiveSteps`` (which step, how often)
+    sending each step's collapsed graph as kind "live-graph" (a JSON string)."""
+    from tapegrad.graph.export import to_json
+    from tapegrad.graph.training_view import LiveSteps
+    return LiveSteps(lambda doc: send(LIVE_GRAPH, to_json(doc)))

@@ -6,7 +6,7 @@ names are that table's.
 TRACEBACK = "traceback"   # {"text", "line"}: the error as the page shows it
 GRAPH = "graph"           # the captured graph (docs/graph-json.md)
 GRAPH_PREVIEW = "graph-preview"  # a big tape's collapsed view alone, before its "graph"
-LIVE_GRAPH = "live-graph"  # while a training loop runs: its latest complete step (graph.LiveGraph)
+LIVE_GRAPH = "live-graph"  # while a training loop runs: its latest complete step (graph.live_graph)
 NONES = "nones"           # {"items": [...]}: each None gradient explained (graph.none_explanations)
 PLOT = "plot"             # {"key", "png"}: a matplotlib figure
 TRAINING = "training"     # {"event", ...}: the live training plot (training.TrainingFeed)

@@ -8,7 +8,7 @@ import sys
 from .aliases import install_tensorflow_alias
 from .errors import USER_FILE, stopped_status, user_traceback
 from .gradients import GradientNames
-from .graph import LiveGraph, send_graph
+from .graph import live_graph, send_graph
 from .messages import TRACEBACK
 from .plots import PlotSender, uses_matplotlib
 from . import stdin
@@ -42,7 +42,14 @@ class Session:
         self.plots = PlotSender(send)
         self.training = TrainingFeed(send)
         self.weights = WeightStorage(send)
-        self.live_graph = LiveGraph(send)
+        self._live_graph = None    # made on first use: it imports tapegrad
+
+    @property
+    def live_graph(self):
+        """The run's live graph (``graph.live_graph``: tapegrad.graph.training_view.LiveSteps)."""
+        if self._live_graph is None:
+            self._live_graph = live_graph(self.send)
+        return self._live_graph
 
     def run(self, source, notebook=None):
         """Runs ``source`` as ``main.py``; returns ``{"ok", "error": {"type", "line"} or None,
