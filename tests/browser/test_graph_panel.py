@@ -360,7 +360,7 @@ def test_a_thousand_node_graph_renders_and_stays_usable(pg, shot):
 
 SHORT_EDGE = """\
 import tensorflow as tf
-x = tf.constant(1.0, name="x")
+x = tf.constant(X, name="x")
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = tf.sin(x)
@@ -368,16 +368,17 @@ g = tape.gradient(y, x)
 """
 
 
-def test_a_value_too_long_for_its_edge_sits_above_the_boxes(pg, shot):
-    """x -> Sin: the gradient sent back along the short edge (0.540302) is wider than the gap
+@pytest.mark.parametrize("x, sent", [("1.0", "0.540302"), ("3.0", "-0.989992")])
+def test_a_value_too_long_for_its_edge_sits_above_the_boxes(pg, shot, x, sent):
+    """x -> Sin: the gradient sent back along the short edge (cos x) is wider than the gap
     between the boxes; it is drawn above them, over neither box nor the badge of x."""
-    run(pg, SHORT_EDGE)
+    run(pg, SHORT_EDGE.replace("X", x))
     pg.click("[data-testid=timeline-backward]")
     if pg.locator("[data-testid=timeline-first]").is_enabled():
         pg.click("[data-testid=timeline-first]")
     pg.click("[data-testid=timeline-next]")           # Sin sends its gradient back to x
     assert counter(pg) == (1, 1)
     texts = pg.eval_on_selector_all("[data-testid=graph] .tg-graph-edge-label", "els => els.map(e => e.textContent)")
-    assert "0.540302" in texts
+    assert sent in texts
     assert pg.evaluate(LABELS_OVER_NODES_JS) == []
-    shot(pg, "graph-short-edge-label")
+    shot(pg, f"graph-short-edge-label-{x}")

@@ -29,6 +29,23 @@ CELLS = [
 ]
 
 
+# %%tapegrad on a loop of 40 steps of about 0.1 s: its widget is shown when the cell starts and
+# draws the latest complete step while the loop runs (about once a second), then the last step.
+TRAINING_CELLS = [
+    "%load_ext tapegrad",
+    "%%tapegrad\n"
+    "import time\n"
+    "import tapegrad as tf\n"
+    "w = tf.Variable(2.0, name=\"w\")\n"
+    "for step in range(40):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.square(w - 1.0)\n"
+    "    w.assign_sub(0.1 * tape.gradient(loss, w))\n"
+    "    time.sleep(0.1)\n"
+    "print(\"trained\", round(float(w), 3))",
+]
+
+
 def _notebook(cells):
     return {"nbformat": 4, "nbformat_minor": 5, "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
@@ -49,6 +66,7 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     log = tmp_path_factory.mktemp("lab-log") / "lab.log"
     (root / "widget.ipynb").write_text(json.dumps(_notebook(CELLS)))
+    (root / "training.ipynb").write_text(json.dumps(_notebook(TRAINING_CELLS)))
     token, port = secrets.token_hex(16), _free_port()
     env_dir = root / ".jupyter"
     proc = subprocess.Popen(
@@ -75,6 +93,49 @@ def lab(tmp_path_factory):
     proc.wait(timeout=20)
 
 
+def _open_and_run(ctx, url, token, name):
+    """Opens notebook `name` in a workspace of its own (JupyterLab would reopen the other test's
+    notebook beside it) and starts running all its cells, without waiting for them."""
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    pg.goto(f"{url}/lab/workspaces/{name.split('.')[0]}/tree/{name}?token={token}")
+    pg.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-Notebook')")
+    pg.wait_for_selector(".jp-Notebook .jp-Cell")
+    # the kernel is up once its status says idle
+    pg.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget;"
+                         " return s && s.sessionContext && s.sessionContext.session &&"
+                         " s.sessionContext.session.kernel &&"
+                         " s.sessionContext.session.kernel.status === 'idle'; }")
+    pg.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    return pg
+
+
+def test_tapegrad_cell_widget_follows_the_training_then_shows_the_last_step(browser, lab):
+    url, token = lab
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        pg = _open_and_run(ctx, url, token, "training.ipynb")
+        # (the tape picker's first option names the step drawn; it is made anew for each graph)
+        shows = ("text => document.querySelector('.tapegrad-widget [data-testid=tape-select] option')"
+                 "?.textContent.includes(text)")
+        # while the loop runs: a step's graph, named as the live graph names it
+        pg.wait_for_function(shows, arg="training goes on", timeout=60_000)
+        assert pg.locator(".tapegrad-widget svg [data-node-id]").count() >= 2   # w and the step's box
+        outputs = pg.locator(".jp-OutputArea-output")
+        assert not any("trained" in t for t in outputs.all_inner_texts())     # still running
+        # at the end: the last complete step, as the playground shows it
+        pg.wait_for_function(shows, arg="step 40 of 40", timeout=60_000)
+        texts = " ".join(outputs.all_inner_texts())
+        assert "trained 1.0" in texts
+        assert "One training step shown: the last complete one (tape 40 of 40 recorded)." in texts
+        assert pg.locator(".tapegrad-widget").count() == 1
+        pg.locator(".tapegrad-widget").scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SHOTS / "notebook-widget-training.png"))
+    finally:
+        ctx.close()
+
+
 def test_tape_show_draws_the_animated_graph_widget(browser, lab):
     url, token = lab
     ctx = browser.new_context(viewport={"width": 1200, "height": 900})
@@ -82,20 +143,11 @@ def test_tape_show_draws_the_animated_graph_widget(browser, lab):
     ctx.on("request", lambda r: r.url.startswith("http") and not r.url.startswith(url)
            and outside.append(r.url))
     try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(120_000)
-        pg.goto(f"{url}/lab/tree/widget.ipynb?token={token}")
-        pg.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-Notebook')")
-        pg.wait_for_selector(".jp-Notebook .jp-Cell")
-        # the kernel is up once its status says idle
-        pg.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget;"
-                             " return s && s.sessionContext && s.sessionContext.session &&"
-                             " s.sessionContext.session.kernel &&"
-                             " s.sessionContext.session.kernel.status === 'idle'; }")
-        pg.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        pg = _open_and_run(ctx, url, token, "widget.ipynb")
         panel = pg.locator(".tapegrad-widget [data-testid=graph-panel]")
         panel.wait_for()
-        assert "dy/dx = 8.0" in pg.locator(".jp-OutputArea-output").all_inner_texts().__str__()
+        pg.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                             ".some((o) => o.innerText.includes('dy/dx = 8.0'))")
         nodes = panel.locator("svg [data-node-id]")
         assert nodes.count() >= 4
         counter = panel.locator("[data-testid=timeline-counter]")

@@ -15,6 +15,7 @@ const SCALED_PX = 11.5;
 const NAME_MARGIN = { op: 12, variable: 12, watched: 12, constant: 8, group: 10 };  // box width - name's
 const EDGE_CHAR_W = 6.4;     // the same for the 11px texts on edges (digits are tabular)
 const ARROW_ROOM = 14;       // length kept free at each end of an edge for its arrowheads
+const BADGE_ROOM = 22;       // height kept free above a box for its badge (its gradient, "seed 1")
 // A group shows a member's state when any member has it, or when all members have it.
 const ANY = ["tg-graph-current", "tg-graph-done", "tg-graph-reached", "tg-graph-target",
   "tg-graph-source", "tg-graph-result", "tg-graph-none", "tg-graph-summed", "tg-graph-flow",
@@ -94,7 +95,7 @@ function edgeGeometry(a, b) {
  * Where the text on an edge goes, on a background that hides the lines under it: the middle of
  * the curve (that point is on it) when the text fits between the arrowheads at its ends, else
  * just above the curve's higher end, so that no arrowhead is covered, and above the top of each
- * box the text reaches over, so that it touches neither.
+ * box the text reaches over and its badge, so that it touches none of them.
  */
 function edgeLabelBox({ x1, y1, x2, y2, top1 = y1, top2 = y2 }, text) {
   const w = String(text).length * EDGE_CHAR_W + 8;
@@ -102,8 +103,8 @@ function edgeLabelBox({ x1, y1, x2, y2, top1 = y1, top2 = y2 }, text) {
   const x = (x1 + x2) / 2;
   if (x2 - x1 >= w + 2 * ARROW_ROOM) return { x, y: (y1 + y2) / 2, w, h };
   let bottom = Math.min(y1, y2) - 6;
-  if (x - w / 2 < x1 + 2) bottom = Math.min(bottom, top1 - 3);
-  if (x + w / 2 > x2 - 2) bottom = Math.min(bottom, top2 - 3);
+  if (x - w / 2 < x1 + 2) bottom = Math.min(bottom, top1 - BADGE_ROOM);
+  if (x + w / 2 > x2 - 2) bottom = Math.min(bottom, top2 - BADGE_ROOM);
   return { x, y: bottom - h / 2, w, h };
 }
 
