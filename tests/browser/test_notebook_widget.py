@@ -46,6 +46,24 @@ TRAINING_CELLS = [
 ]
 
 
+# A 10,000-op tape shown in the notebook: its collapsed view (boxes), as the page draws it.
+BIG_CELLS = [
+    "%load_ext tapegrad",
+    "import time\n"
+    "import numpy as np\n"
+    "import tapegrad as tf\n"
+    "x = tf.Variable(np.ones(4, np.float32), name=\"x\")\n"
+    "with tf.GradientTape() as tape:\n"
+    "    y = x\n"
+    "    for _ in range(10_000):\n"
+    "        y = y * 1.0001\n"
+    "tape.gradient(y, x)\n"
+    "started = time.perf_counter()\n"
+    "tape.show()\n"
+    "print(f\"exported in {time.perf_counter() - started:.2f} s\")",
+]
+
+
 def _notebook(cells):
     return {"nbformat": 4, "nbformat_minor": 5, "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
@@ -67,6 +85,7 @@ def lab(tmp_path_factory):
     log = tmp_path_factory.mktemp("lab-log") / "lab.log"
     (root / "widget.ipynb").write_text(json.dumps(_notebook(CELLS)))
     (root / "training.ipynb").write_text(json.dumps(_notebook(TRAINING_CELLS)))
+    (root / "big.ipynb").write_text(json.dumps(_notebook(BIG_CELLS)))
     token, port = secrets.token_hex(16), _free_port()
     env_dir = root / ".jupyter"
     proc = subprocess.Popen(
@@ -167,5 +186,28 @@ def test_tape_show_draws_the_animated_graph_widget(browser, lab):
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SHOTS / "notebook-widget.png"))
         assert not outside, f"JupyterLab page asked outside 127.0.0.1: {outside[:3]}"
+    finally:
+        ctx.close()
+
+
+def test_a_10k_op_tape_is_drawn_as_its_boxes(browser, lab):
+    """tape.show() of a 10,000-op tape: the widget draws its collapsed view (the ops folded into
+    boxes, as in the page). Prints the kernel's export time and the panel's drawing time (a figure,
+    not a timed assertion)."""
+    url, token = lab
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        pg = _open_and_run(ctx, url, token, "big.ipynb")
+        panel = pg.locator(".tapegrad-widget [data-testid=graph-panel]")
+        panel.wait_for()
+        pg.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                             ".some((o) => o.innerText.includes('exported in'))")
+        info = panel.locator("[data-testid=graph-info]").inner_text()
+        assert "box" in info, info                         # "N nodes in M boxes"
+        assert panel.locator("svg [data-node-id]").count() < 100
+        exported = [t for t in pg.locator(".jp-OutputArea-output").all_inner_texts() if "exported in" in t]
+        print(f"10k-op tape in the widget: {info}; {exported[0].strip()}, "
+              f"drawn in {panel.get_attribute('data-render-ms')} ms")
+        pg.screenshot(path=str(SHOTS / "notebook-widget-10k.png"))
     finally:
         ctx.close()
