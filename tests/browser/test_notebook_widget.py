@@ -211,3 +211,33 @@ def test_a_10k_op_tape_is_drawn_as_its_boxes(browser, lab):
         pg.screenshot(path=str(SHOTS / "notebook-widget-10k.png"))
     finally:
         ctx.close()
+
+
+def test_the_widgets_nodes_take_arrow_keys_and_enter_as_in_the_page(browser, lab):
+    """Keyboard in the notebook: the drawing's one tab stop, arrow keys along edges and Enter for
+    details work inside JupyterLab too (its own shortcuts, e.g. arrows selecting cells, do not take
+    the keys), and the cell selection stays where it was."""
+    url, token = lab
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        pg = _open_and_run(ctx, url, token, "widget.ipynb")
+        panel = pg.locator(".tapegrad-widget [data-testid=graph-panel]")
+        panel.wait_for()
+        stop = panel.locator("svg .tg-graph-node[tabindex='0']")
+        assert stop.count() == 1
+        stop.focus()
+        focused = "() => document.activeElement?.dataset.nodeId ?? null"
+        active_cell = "() => window.jupyterapp.shell.currentWidget.content.activeCellIndex"
+        cell = pg.evaluate(active_cell)
+        start = pg.evaluate(focused)
+        edges = panel.locator("svg .tg-graph-edge").evaluate_all("els => els.map(e => e.dataset.edge.split('>'))")
+        pg.keyboard.press("ArrowRight")
+        step = pg.evaluate(focused)
+        assert [start, step] in edges, (start, step, edges)
+        pg.keyboard.press("ArrowDown")
+        pg.keyboard.press("Enter")
+        details = panel.locator("[data-testid=node-details]")
+        assert details.is_visible() and details.get_attribute("data-details-for") == pg.evaluate(focused)
+        assert pg.evaluate(active_cell) == cell
+    finally:
+        ctx.close()
