@@ -5,6 +5,7 @@ anywidget), nodes and a stepper that advances; the backward pass is there too, b
 shot as test-results/browser/notebook-widget.png."""
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import socket
@@ -112,6 +113,17 @@ def lab(tmp_path_factory):
     proc.wait(timeout=20)
 
 
+@contextlib.contextmanager
+def _running(browser, lab, name, viewport=(1200, 900)):
+    """A page of JupyterLab in a context of its own, running notebook `name` (_open_and_run)."""
+    url, token = lab
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        yield _open_and_run(ctx, url, token, name)
+    finally:
+        ctx.close()
+
+
 def _open_and_run(ctx, url, token, name):
     """Opens notebook `name` in a workspace of its own (JupyterLab would reopen the other test's
     notebook beside it) and starts running all its cells, without waiting for them."""
@@ -130,10 +142,7 @@ def _open_and_run(ctx, url, token, name):
 
 
 def test_tapegrad_cell_widget_follows_the_training_then_shows_the_last_step(browser, lab):
-    url, token = lab
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    try:
-        pg = _open_and_run(ctx, url, token, "training.ipynb")
+    with _running(browser, lab, "training.ipynb") as pg:
         # (the tape picker's first option names the step drawn; it is made anew for each graph)
         shows = ("text => document.querySelector('.tapegrad-widget [data-testid=tape-select] option')"
                  "?.textContent.includes(text)")
@@ -151,8 +160,6 @@ def test_tapegrad_cell_widget_follows_the_training_then_shows_the_last_step(brow
         pg.locator(".tapegrad-widget").scroll_into_view_if_needed()
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SHOTS / "notebook-widget-training.png"))
-    finally:
-        ctx.close()
 
 
 def test_tape_show_draws_the_animated_graph_widget(browser, lab):
@@ -194,10 +201,7 @@ def test_a_10k_op_tape_is_drawn_as_its_boxes(browser, lab):
     """tape.show() of a 10,000-op tape: the widget draws its collapsed view (the ops folded into
     boxes, as in the page). Prints the kernel's export time and the panel's drawing time (a figure,
     not a timed assertion)."""
-    url, token = lab
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        pg = _open_and_run(ctx, url, token, "big.ipynb")
+    with _running(browser, lab, "big.ipynb", (1366, 768)) as pg:
         panel = pg.locator(".tapegrad-widget [data-testid=graph-panel]")
         panel.wait_for()
         pg.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
@@ -209,18 +213,13 @@ def test_a_10k_op_tape_is_drawn_as_its_boxes(browser, lab):
         print(f"10k-op tape in the widget: {info}; {exported[0].strip()}, "
               f"drawn in {panel.get_attribute('data-render-ms')} ms")
         pg.screenshot(path=str(SHOTS / "notebook-widget-10k.png"))
-    finally:
-        ctx.close()
 
 
 def test_the_widgets_nodes_take_arrow_keys_and_enter_as_in_the_page(browser, lab):
     """Keyboard in the notebook: the drawing's one tab stop, arrow keys along edges and Enter for
     details work inside JupyterLab too (its own shortcuts, e.g. arrows selecting cells, do not take
     the keys), and the cell selection stays where it was."""
-    url, token = lab
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    try:
-        pg = _open_and_run(ctx, url, token, "widget.ipynb")
+    with _running(browser, lab, "widget.ipynb") as pg:
         panel = pg.locator(".tapegrad-widget [data-testid=graph-panel]")
         panel.wait_for()
         stop = panel.locator("svg .tg-graph-node[tabindex='0']")
@@ -239,5 +238,3 @@ def test_the_widgets_nodes_take_arrow_keys_and_enter_as_in_the_page(browser, lab
         details = panel.locator("[data-testid=node-details]")
         assert details.is_visible() and details.get_attribute("data-details-for") == pg.evaluate(focused)
         assert pg.evaluate(active_cell) == cell
-    finally:
-        ctx.close()
