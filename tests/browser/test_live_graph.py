@@ -68,7 +68,12 @@ def live_steps(page) -> list[int]:
 
 def test_the_graph_pane_follows_a_custom_training_loop(pg):
     page = pg.pg
-    pg.set_code(LOOP.replace("STEPS", "1500"))
+    # each step held 2 ms longer: the loop lasts more than 3 s however fast the machine
+    code = "import time\n" + LOOP.replace("STEPS", "1500").replace(
+        "    opt.apply_gradients(zip(grads, [w1, b1, w2]))\n",
+        "    opt.apply_gradients(zip(grads, [w1, b1, w2]))\n    time.sleep(0.002)\n")
+    assert "time.sleep(0.002)" in code
+    pg.set_code(code)
     page.evaluate(WATCH_STEPS)
     assert pg.run() == "ok", pg.last_run_output()
     assert "loss True" in pg.last_run_output()
@@ -81,8 +86,12 @@ def test_the_graph_pane_follows_a_custom_training_loop(pg):
 
 def test_the_graph_pane_follows_fit_and_ends_with_the_last_complete_step(pg, shot):
     page = pg.pg
-    code = DIGITS.replace("epochs=4,", "epochs=12,")
-    assert code != DIGITS
+    # 12 epochs, each step held 12 ms longer by a callback: the fit lasts more than 3 s however
+    # fast the machine (a quiet one trains the 276 steps in about 1.5 s, one live graph's time)
+    code = DIGITS.replace("epochs=4,", "epochs=12, callbacks=[Slow()],").replace(
+        "model.fit(", "import time\nclass Slow(tf.keras.callbacks.Callback):\n"
+        "    def on_train_batch_end(self, batch, logs=None):\n        time.sleep(0.012)\n\nmodel.fit(", 1)
+    assert "callbacks=[Slow()]" in code and "class Slow" in code
     pg.set_code(code)
     page.evaluate(WATCH_STEPS)
     n = pg.click_run()
