@@ -75,7 +75,8 @@ def test_an_interrupt_is_a_quiet_stop_with_the_graph_kept(shown, capsys):
     custom = shell.custom_exceptions
     magic._cell_magic("", LOOP.replace("STOP_AT", "2"))
     captured = capsys.readouterr()
-    assert "Stopped at line 8." in captured.out                 # the raise, in the cell
+    # the raise: the code's line 8, the notebook cell's line 9 (its line 1 is %%tapegrad)
+    assert "Stopped at line 9." in captured.out
     assert "Traceback" not in captured.out + captured.err
     assert "KeyboardInterrupt" not in captured.out + captured.err
     assert "One training step shown: the last complete one (tape 3 of 3 recorded)." in captured.out
@@ -109,3 +110,92 @@ def inner_line(fn):
 def test_a_graph_document_is_displayed_as_it_is():
     doc = {"version": 1, "nodes": [], "edges": [], "tapes": [], "layout": {}}
     assert widget_display.graph_document(doc) is doc
+
+
+PACED = """\
+import time
+import tapegrad as tf
+w = tf.Variable(2.0, name="w")
+for step in range(40):
+    with tf.GradientTape() as tape:
+        loss = tf.square(w - 1.0)
+    w.assign_sub(0.1 * tape.gradient(loss, w))
+    time.sleep(0.08)
+"""
+
+
+def test_the_widget_is_updated_at_most_about_once_a_second(shown, monkeypatch):
+    """At the live graph's own pace (no throttle changed): a loop of 40 steps held 0.08 s each
+    (over 3 s on any machine) gives its widget a step 2 or 3 times while it runs, at least a
+    second apart, each a later step; the last update is the last complete step."""
+    pytest.importorskip("anywidget")
+    import time
+    import IPython.display
+    shell, views, docs = shown
+    show, stamps = IPython.display.display, []
+
+    def timed(view):         # each update's time, beside the fixture's document
+        show(view)
+        view.observe(lambda change: stamps.append(time.monotonic()), names="doc")
+    monkeypatch.setattr(IPython.display, "display", timed)
+    started = time.monotonic()
+    magic._cell_magic("", PACED)
+    ended = time.monotonic()
+    live = [(at, d["live"]["tape"]) for at, d in zip(stamps, docs) if "live" in d]
+    assert 2 <= len(live) <= (ended - started) / LiveSteps.EVERY_S, live
+    assert live[0][0] - started >= LiveSteps.EVERY_S
+    assert all(b[0] - a[0] >= LiveSteps.EVERY_S and b[1] > a[1] for a, b in zip(live, live[1:]))
+    assert len(docs) == len(stamps) == len(live) + 1
+    assert "live" not in docs[-1] and docs[-1]["representative"]["tape"] == 39
+
+
+def test_without_anywidget_the_cell_shows_its_step_as_svg(shown, monkeypatch, capsys):
+    """No widget class: nothing is shown while the cell runs, then the last complete step's SVG."""
+    import IPython.display
+    from xml.etree import ElementTree
+    shell, views, docs = shown
+    monkeypatch.setattr(magic, "_widget_class", lambda: None)
+    magic._cell_magic("", LOOP.replace("STOP_AT", "-1"))
+    assert "(tape 6 of 6 recorded)" in capsys.readouterr().out
+    (svg,) = views
+    assert isinstance(svg, IPython.display.SVG) and not docs
+    texts = [el.text for el in ElementTree.fromstring(svg.data).iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count("Square") == 1 and "w" in texts
+
+
+FIT = """\
+import numpy as np
+import tapegrad as tf
+class Stop(tf.keras.callbacks.Callback):
+    def on_train_batch_end(self, batch, logs=None):
+        if batch == STOP_AT:
+            raise KeyboardInterrupt
+model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)])
+model.compile(optimizer="sgd", loss="mse")
+x = np.linspace(0, 1, 192, dtype=np.float32).reshape(64, 3)
+model.fit(x, x[:, :1], batch_size=8, epochs=2, verbose=0, callbacks=[Stop()])
+print("fitted")
+"""
+
+
+@pytest.mark.parametrize("stop_at, steps", [(-1, 16), (4, 5)])
+def test_a_fit_shows_its_last_complete_step_stopped_or_not(shown, capsys, stop_at, steps):
+    """A Keras fit of 16 steps (2 epochs of 8 batches), and the same fit interrupted after its
+    5th batch: the widget (or SVG) is one step, the last complete one, with the model's layers;
+    the stop is the quiet line, at the cell's line that raised (the callback's, line 7 under
+    %%tapegrad), no traceback."""
+    shell, views, docs = shown
+    magic._cell_magic("", FIT.replace("STOP_AT", str(stop_at)))
+    captured = capsys.readouterr()
+    assert f"One training step shown: the last complete one (tape {steps} of {steps} recorded)." \
+        in captured.out
+    assert ("fitted" in captured.out) == (stop_at < 0)
+    assert ("Stopped at line 7." in captured.out) == (stop_at >= 0)
+    assert "Traceback" not in captured.out + captured.err
+    assert len(views) == 1
+    if docs:
+        doc = docs[-1]
+        assert len(doc["tapes"]) == 1 and doc["representative"]["tape"] == steps - 1
+        layers = {g["id"] for g in doc["groups"] if g["kind"] == "layer" and "(Dense)" in g["label"]}
+        in_layer = {n["group"] for n in doc["nodes"] if n.get("op") == "MatMul"}
+        assert len(layers) == 2 and in_layer == layers          # the model's two Dense layers

@@ -5,7 +5,8 @@ animate the backward pass); ``%%tapegrad`` runs its cell and shows one graph pan
 tape the cell recorded (the panel's selector switches between them), or, for a cell that trains
 (a loop or ``fit``: a tape per step), its last complete step, as the playground does
 (``graph.training_view``). A cell stopped with Jupyter's interrupt ends with a quiet
-"Stopped at line N." and its graph, as in the playground: no traceback.
+"Stopped at line N." (N counted as the notebook numbers the cell's lines, ``%%tapegrad`` being
+line 1) and its graph, as in the playground: no traceback.
 """
 import contextlib
 import json
@@ -65,7 +66,7 @@ def _cell_magic(line, cell):
     remember(cap)
     live = None if view is None else LiveSteps(lambda doc: setattr(view, "doc", to_json(doc)))
     with cap, (contextlib.nullcontext() if live is None else live.follow(cap)):
-        run_stoppable(shell, cell)
+        run_stoppable(shell, cell, first_line=2)    # line 1 of the cell is %%tapegrad
     if not cap.tapes:
         print("%%tapegrad: the cell recorded no tape")
         if view is not None:
@@ -82,20 +83,19 @@ def _cell_magic(line, cell):
         view.doc = json.dumps(doc)
 
 
-def run_stoppable(shell, cell):
+def run_stoppable(shell, cell, first_line=1):
     """Runs ``cell`` in ``shell``; an interrupt (Jupyter's Stop) prints "Stopped at line N."
-    (the cell's line that was running) instead of a traceback, as the playground's Stop does."""
+    (the cell's line that was running; ``first_line``: the cell's line number of the code's
+    first line) instead of a traceback, as the playground's Stop does."""
+    def stopped(shell, etype, value, tb, tb_offset=None):
+        line = cell_line(tb)
+        print(f"Stopped at line {line + first_line - 1}." if line else "Stopped.")
     saved = shell.custom_exceptions, shell.CustomTB
-    shell.set_custom_exc((KeyboardInterrupt,), _stopped)
+    shell.set_custom_exc((KeyboardInterrupt,), stopped)
     try:
         return shell.run_cell(cell, store_history=False)
     finally:
         shell.custom_exceptions, shell.CustomTB = saved
-
-
-def _stopped(shell, etype, value, tb, tb_offset=None):
-    line = cell_line(tb)
-    print(f"Stopped at line {line}." if line else "Stopped.")
 
 
 def cell_line(tb):
