@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 import socket
 import subprocess
@@ -44,6 +45,16 @@ TRAINING_CELLS = [
     "    w.assign_sub(0.1 * tape.gradient(loss, w))\n"
     "    time.sleep(0.1)\n"
     "print(\"trained\", round(float(w), 3))",
+]
+
+
+# The same loop, long (400 steps, 40 s), stopped with the kernel's interrupt (a SIGINT, as the
+# toolbar's Stop sends) once its widget shows a live step; the next cell runs only if the stopped
+# cell was not an error (the kernel drops queued cells after an error).
+STOP_CELLS = [
+    "%load_ext tapegrad",
+    TRAINING_CELLS[1].replace("range(40)", "range(400)"),
+    "print(\"after the stop\", round(float(w), 3))",
 ]
 
 
@@ -86,6 +97,7 @@ def lab(tmp_path_factory):
     log = tmp_path_factory.mktemp("lab-log") / "lab.log"
     (root / "widget.ipynb").write_text(json.dumps(_notebook(CELLS)))
     (root / "training.ipynb").write_text(json.dumps(_notebook(TRAINING_CELLS)))
+    (root / "stop.ipynb").write_text(json.dumps(_notebook(STOP_CELLS)))
     (root / "big.ipynb").write_text(json.dumps(_notebook(BIG_CELLS)))
     token, port = secrets.token_hex(16), _free_port()
     env_dir = root / ".jupyter"
@@ -160,6 +172,39 @@ def test_tapegrad_cell_widget_follows_the_training_then_shows_the_last_step(brow
         pg.locator(".tapegrad-widget").scroll_into_view_if_needed()
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SHOTS / "notebook-widget-training.png"))
+
+
+def test_jupyters_interrupt_stops_a_tapegrad_cell_quietly_keeping_its_graph(browser, lab):
+    """Issue 28, item 7 in the notebook: the kernel's interrupt during a %%tapegrad loop ends the
+    cell with "Stopped at line N." (N the cell's line running, numbered as the notebook numbers
+    it, %%tapegrad line 1: the sleep, or the step's lines 6-8 if the signal came during one), no
+    traceback, the widget keeping the last complete step; the cell is no error, so the next one
+    runs."""
+    with _running(browser, lab, "stop.ipynb") as pg:
+        picker = ("text => document.querySelector('.tapegrad-widget [data-testid=tape-select] option')"
+                  "?.textContent.includes(text)")
+        pg.wait_for_function(picker, arg="training goes on", timeout=60_000)
+        pg.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt()")
+        outputs = pg.locator(".jp-OutputArea-output")
+        pg.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                             ".some((o) => o.innerText.includes('after the stop'))", timeout=60_000)
+        texts = "\n".join(outputs.all_inner_texts())
+        stopped = re.search(r"Stopped at line (\d+)\.", texts)
+        assert stopped and int(stopped.group(1)) in (6, 7, 8, 9), texts
+        assert "KeyboardInterrupt" not in texts and "Traceback" not in texts, texts
+        assert "trained" not in texts                                       # it did stop
+        shown = re.search(r"One training step shown: the last complete one \(tape (\d+) of \1 recorded\)",
+                          texts)
+        assert shown and 2 <= int(shown.group(1)) < 400, texts
+        pg.wait_for_function(picker, arg=f"step {shown.group(1)} of {shown.group(1)}")
+        assert pg.locator(".tapegrad-widget svg [data-node-id]").count() >= 2
+        assert pg.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        # the graph names the cell's lines as the notebook does: tape.gradient is on line 8
+        assert "d loss / d w (line 8)" in pg.locator(".tapegrad-widget").inner_text()
+        print(f"stopped: {stopped.group(0)} {shown.group(0)}")
+        pg.locator(".tapegrad-widget").scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SHOTS / "notebook-widget-stopped.png"))
 
 
 def test_tape_show_draws_the_animated_graph_widget(browser, lab):

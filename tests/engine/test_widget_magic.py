@@ -51,6 +51,9 @@ def test_a_training_loop_shows_its_last_complete_step(shown, capsys):
         doc = docs[-1]
         assert len(doc["tapes"]) == 1 and doc["representative"]["tape"] == 5
         assert [n["op"] for n in doc["nodes"] if n["kind"] == "op"].count("Square") == 1
+        # lines as the notebook numbers the cell (line 1 is %%tapegrad): tape.gradient on line 7
+        assert [call["line"] for call in doc["tapes"][0]["gradients"]] == [7]
+        assert {n["line"] for n in doc["nodes"] if n.get("op") == "Square"} == {6}
     assert shell.user_ns["w"].numpy() == pytest.approx(2.0 - 0.2 * sum(0.8 ** k for k in range(6)))
 
 

@@ -2,11 +2,11 @@
 
 Loading the extension captures every cell's tapes and gradient calls (so ``tape.show()`` can
 animate the backward pass); ``%%tapegrad`` runs its cell and shows one graph panel with every
-tape the cell recorded (the panel's selector switches between them), or, for a cell that trains
+tape the cell recorded (the panel's selector switches between them; lines are the cell's as
+the notebook numbers them, ``%%tapegrad`` being line 1), or, for a cell that trains
 (a loop or ``fit``: a tape per step), its last complete step, as the playground does
 (``graph.training_view``). A cell stopped with Jupyter's interrupt ends with a quiet
-"Stopped at line N." (N counted as the notebook numbers the cell's lines, ``%%tapegrad`` being
-line 1) and its graph, as in the playground: no traceback.
+"Stopped at line N." and its graph, as in the playground: no traceback.
 """
 import contextlib
 import json
@@ -16,6 +16,9 @@ from ..graph.export import to_json
 from ..graph.training_view import LiveSteps, representative_step
 from .display import TAPE_HEIGHT, _svg, _widget_class, empty_widget, remember
 
+# put in the place of the cell's first line (%%tapegrad), so that the lines the graph, the stop
+# and a traceback name are the cell's lines as the notebook numbers them
+HEADER = "# %%tapegrad\n"
 _open = []   # the captures of the cells running now (%%tapegrad runs its cell inside a cell)
 
 
@@ -66,7 +69,7 @@ def _cell_magic(line, cell):
     remember(cap)
     live = None if view is None else LiveSteps(lambda doc: setattr(view, "doc", to_json(doc)))
     with cap, (contextlib.nullcontext() if live is None else live.follow(cap)):
-        run_stoppable(shell, cell, first_line=2)    # line 1 of the cell is %%tapegrad
+        run_stoppable(shell, HEADER + cell)
     if not cap.tapes:
         print("%%tapegrad: the cell recorded no tape")
         if view is not None:
@@ -83,19 +86,20 @@ def _cell_magic(line, cell):
         view.doc = json.dumps(doc)
 
 
-def run_stoppable(shell, cell, first_line=1):
+def run_stoppable(shell, cell):
     """Runs ``cell`` in ``shell``; an interrupt (Jupyter's Stop) prints "Stopped at line N."
-    (the cell's line that was running; ``first_line``: the cell's line number of the code's
-    first line) instead of a traceback, as the playground's Stop does."""
-    def stopped(shell, etype, value, tb, tb_offset=None):
-        line = cell_line(tb)
-        print(f"Stopped at line {line + first_line - 1}." if line else "Stopped.")
+    (the cell's line that was running) instead of a traceback, as the playground's Stop does."""
     saved = shell.custom_exceptions, shell.CustomTB
-    shell.set_custom_exc((KeyboardInterrupt,), stopped)
+    shell.set_custom_exc((KeyboardInterrupt,), _stopped)
     try:
         return shell.run_cell(cell, store_history=False)
     finally:
         shell.custom_exceptions, shell.CustomTB = saved
+
+
+def _stopped(shell, etype, value, tb, tb_offset=None):
+    line = cell_line(tb)
+    print(f"Stopped at line {line}." if line else "Stopped.")
 
 
 def cell_line(tb):
