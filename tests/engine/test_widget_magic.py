@@ -202,3 +202,13 @@ def test_a_fit_shows_its_last_complete_step_stopped_or_not(shown, capsys, stop_a
         layers = {g["id"] for g in doc["groups"] if g["kind"] == "layer" and "(Dense)" in g["label"]}
         in_layer = {n["group"] for n in doc["nodes"] if n.get("op") == "MatMul"}
         assert len(layers) == 2 and in_layer == layers          # the model's two Dense layers
+
+
+def test_a_cell_magic_under_tapegrad_still_runs_the_cell(shown, capsys):
+    """%%tapegrad then %%time: the inner magic is on the code's first line, where IPython reads it
+    (the comment that numbers the lines as the notebook does is not put before it)."""
+    shell, views, docs = shown
+    magic._cell_magic("", "%%time\n" + LOOP.replace("STOP_AT", "-1"))
+    out = capsys.readouterr().out
+    assert "Wall time" in out and "(tape 6 of 6 recorded)" in out, out
+    assert len(views) == 1

@@ -17,7 +17,8 @@ from ..graph.training_view import LiveSteps, representative_step
 from .display import TAPE_HEIGHT, _svg, _widget_class, empty_widget, remember
 
 # put in the place of the cell's first line (%%tapegrad), so that the lines the graph, the stop
-# and a traceback name are the cell's lines as the notebook numbers them
+# and a traceback name are the cell's lines as the notebook numbers them (not before another cell
+# magic, e.g. %%time: IPython reads a cell magic on the cell's first line only)
 HEADER = "# %%tapegrad\n"
 _open = []   # the captures of the cells running now (%%tapegrad runs its cell inside a cell)
 
@@ -69,7 +70,7 @@ def _cell_magic(line, cell):
     remember(cap)
     live = None if view is None else LiveSteps(lambda doc: setattr(view, "doc", to_json(doc)))
     with cap, (contextlib.nullcontext() if live is None else live.follow(cap)):
-        run_stoppable(shell, HEADER + cell)
+        run_stoppable(shell, cell if cell.lstrip().startswith("%%") else HEADER + cell)
     if not cap.tapes:
         print("%%tapegrad: the cell recorded no tape")
         if view is not None:
