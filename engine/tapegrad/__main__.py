@@ -8,7 +8,9 @@
   ``--svg out.svg`` writes the SVG too (the drawing ``tape._repr_svg_()`` shows in a notebook).
   The JSON is the compact form of docs/graph-json.md, every tape in it. A script that trains (a
   loop or ``fit``: a tape per step) is drawn as the page draws it, one step, the last complete
-  one (``graph.training_view``), in the SVG and the DOT.
+  one (``graph.training_view``), in the SVG and the DOT. Stopped with Ctrl-C, the script ends
+  with "Stopped at line N of script.py." and the graph recorded so far is written (exit status
+  130, as a shell gives an interrupted command).
 """
 import argparse
 import os
@@ -27,7 +29,8 @@ def _parser():
     r = sub.add_parser("run", help="run a TensorFlow script on tapegrad, unchanged")
     r.add_argument("script", help="a Python file written for TensorFlow (or tapegrad)")
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
-    g = sub.add_parser("graph", help="run a script and write the graph of its tapes")
+    g = sub.add_parser("graph", help="run a script and write the graph of its tapes (Ctrl-C stops "
+                       "the script and writes the graph recorded so far, exit status 130)")
     g.add_argument("script", help="a Python file that uses tapegrad")
     g.add_argument("-o", "--output", help="out.svg, out.json or out.dot (a training loop's SVG "
                    "and DOT draw its last complete step; its JSON holds every tape)")
@@ -65,7 +68,9 @@ def main(argv=None):
         if fmt not in WRITERS:
             ap.error(f"unknown output format .{fmt}: use .svg, .json or .dot")
     with Capture() as cap:
-        _run_script(ns.script, ns.args)
+        stopped = _run_stoppable(ns.script, ns.args)
+    if stopped:
+        print(stopped, file=sys.stderr)
     doc = cap.to_dict()
     step = representative_step(cap) if any(fmt in DRAWINGS for _, fmt in outputs) else None
     for path, fmt in outputs:
@@ -74,7 +79,31 @@ def main(argv=None):
             f.write(WRITERS[fmt](drawn))
         shown = f" ({step['representative']['text']})" if drawn is step else ""
         print(f"wrote {path}: {_counts(drawn)}{shown}", file=sys.stderr)
-    return 0
+    return STOPPED if stopped else 0
+
+
+STOPPED = 130     # a stopped run's status, as a shell gives a command ended by Ctrl-C
+
+
+def _run_stoppable(script, args):
+    """Runs ``script``; an interrupt (Ctrl-C) ends it quietly: returns "Stopped at line N of
+    script." (the script's line that was running), or None when the script ran to its end."""
+    try:
+        _run_script(script, args)
+    except KeyboardInterrupt as stop:
+        line = script_line(stop.__traceback__, script)
+        return f"Stopped at line {line} of {script}." if line else f"Stopped: {script}."
+    return None
+
+
+def script_line(tb, script):
+    """The line of ``script`` in traceback ``tb``'s innermost frame of that file, or None."""
+    path, line = os.path.abspath(script), None
+    while tb is not None:
+        if os.path.abspath(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def _json_text(doc):

@@ -3,6 +3,7 @@ docs/graph-json.md) round-trips, grows linearly, a big tape is drawn as its coll
 one SVG writer serves ``tape._repr_svg_()`` and ``python -m tapegrad graph --svg``.
 How long the export takes is measured by engine/bench/graph_export.py, not asserted here."""
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -285,6 +286,33 @@ def test_command_line_draws_a_training_loop_as_its_last_step_and_keeps_every_tap
     proc = subprocess.run([sys.executable, "-m", "tapegrad", "graph", "-o", str(dot), str(script)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "1 tape(s) (One training step shown" in proc.stderr, proc.stderr
+
+
+@pytest.mark.skipif(sys.platform in ("emscripten", "win32"), reason="no subprocess / no SIGINT")
+def test_command_line_stopped_with_ctrl_c_writes_the_graph_so_far_quietly(tmp_path):
+    """Ctrl-C (a real SIGINT) during a training script: a quiet "Stopped at line N of ..." on
+    stderr (N the script's line running: the sleep, or a step's line if the signal came during
+    one), no traceback, the last complete step drawn, exit status 130 as a shell gives."""
+    import signal
+    script = tmp_path / "slow.py"
+    script.write_text("import time\nimport tensorflow as tf\nw = tf.Variable(2.0, name='w')\n"
+                      "for step in range(400):\n    with tf.GradientTape() as tape:\n"
+                      "        loss = tf.square(w - 1.0)\n    w.assign_sub(0.1 * tape.gradient(loss, w))\n"
+                      "    if step == 2:\n        print('training', flush=True)\n    time.sleep(0.05)\n")
+    svg = tmp_path / "slow.svg"
+    proc = subprocess.Popen([sys.executable, "-m", "tapegrad", "graph", "-o", str(svg), str(script)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "training\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    stopped = re.search(rf"Stopped at line (\d+) of {re.escape(str(script))}\.", err)
+    assert stopped and int(stopped.group(1)) in (5, 6, 7, 8, 9, 10), err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    shown = re.search(r"1 tape\(s\) \(One training step shown: the last complete one \(tape (\d+) of \1", err)
+    assert shown and 3 <= int(shown.group(1)) < 400, err
+    texts = [el.text for el in svg_tree(svg.read_text()).iter(SVG + "text")]
+    assert texts.count("Square") == 1 and "w" in texts
 
 
 @pytest.mark.skipif(sys.platform == "emscripten", reason="Pyodide has no subprocess")
