@@ -29,8 +29,12 @@ def _parser():
     r = sub.add_parser("run", help="run a TensorFlow script on tapegrad, unchanged")
     r.add_argument("script", help="a Python file written for TensorFlow (or tapegrad)")
     r.add_argument("args", nargs=argparse.REMAINDER, help="the script's own arguments")
-    g = sub.add_parser("graph", help="run a script and write the graph of its tapes (Ctrl-C stops "
-                       "the script and writes the graph recorded so far, exit status 130)")
+    g = sub.add_parser("graph", help="run a script and write the graph of its tapes",
+                       description="Runs a script and writes the graph of the tapes it recorded. A "
+                       "script that trains (a loop or fit: a tape per step) is drawn as its last "
+                       "complete step in the SVG and DOT (said on stderr); its JSON holds every "
+                       "tape. Ctrl-C stops the script quietly and writes the graph recorded so far "
+                       "(exit status 130).")
     g.add_argument("script", help="a Python file that uses tapegrad")
     g.add_argument("-o", "--output", help="out.svg, out.json or out.dot (a training loop's SVG "
                    "and DOT draw its last complete step; its JSON holds every tape)")
