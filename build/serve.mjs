@@ -237,4 +237,12 @@ server.listen(port, host, () => {
   const { port: actual } = server.address();
   console.log(`Serving ${path.relative(process.cwd(), dir) || "."} at http://${host}:${actual}/`);
 });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.close(() => process.exit(0)));
+// Ctrl-C or a SIGTERM ends the server at once: connections a browser keeps open (keep-alive, a
+// download in progress) are closed, not waited for.
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 1000).unref();
+  });
+}

@@ -213,8 +213,9 @@ def test_share_links_short_and_too_long(page, base_url, tmp_path):
     pg.locator("[data-testid=notebook-file]").set_input_files(str(path))
     pg.wait_for_function("() => document.querySelector('[data-testid=notebook]').dataset.name === 'long.ipynb'")
     pg.locator("[data-testid=notebook-share]").click()
-    status = pg.locator("[data-testid=notebook-status]")
-    assert "too long for a link" in status.inner_text()
+    # the link is made (compressed) asynchronously: the status says so when that is done
+    pg.wait_for_function("() => document.querySelector('[data-testid=notebook-status]').innerText"
+                         ".includes('too long for a link')", timeout=10_000)
     with pg.expect_download() as info:
         pg.locator("[data-testid=notebook-offer-file]").click()
     assert info.value.suggested_filename == "long.ipynb"

@@ -123,3 +123,83 @@ def test_stop_during_fit_ends_between_steps_at_the_fit_line_keeping_the_charts(p
     assert "stopped" in plot.locator("figcaption").inner_text()
     page.wait_for_selector("[data-testid=graph] svg [data-node-id]")             # graph kept
     shot(page, "stop-quiet-fit")
+
+
+def test_stop_right_after_run_ends_the_run_every_time(pg):
+    """Run, then Stop at once, again and again: the worker's own Python work between runs (keeping
+    the boot's files, warming the graph export) used to take the interrupt meant for the run behind
+    it, which then never ended and Python was restarted (4 runs in 6 before the fix). Each run
+    now ends quietly, stopped before its code started or in its loop."""
+    page = pg.pg
+    ends = []
+    for i in range(6):   # back to back: the next run is asked for while the last one's work goes on
+        pg.set_code(f"print('spin {i}')\nwhile True:\n    pass\n")
+        n = pg.click_run()
+        page.locator("[data-testid=stop]").click()
+        ends.append((pg.wait_run(n, timeout_ms=10_000), pg.last_run_output().splitlines()[-1]))
+    # never the restart (which comes STOP_GRACE_MS = 1.5 s after an unread interrupt)
+    for how, line in ends:
+        assert how == "interrupted" and line in (
+            "■ Stopped before the code started.", "■ Stopped at line 2.", "■ Stopped at line 3."), ends
+    assert_quiet(pg)
+    pg.set_code("print(6 * 7)\n")
+    assert pg.run() == "ok" and "42" in pg.last_run_output()
+
+
+CLEANUP = """\
+import time
+print("working")
+try:
+    while True:
+        pass
+except KeyboardInterrupt:
+    started = time.monotonic()
+    while time.monotonic() - started < 3.0:   # a slow cleanup, past Stop's 1.5 s grace
+        pass
+    print("cleaned up")
+print("after the loop")
+"""
+
+
+def test_a_run_that_took_the_interrupt_gets_time_to_finish(pg):
+    """Python read the interrupt (the run is ending) but takes 3 s on its way out: the worker is
+    not replaced at the 1.5 s grace; the run ends on its own, the session kept."""
+    page = pg.pg
+    pg.set_code("kept = 'from before'\n")
+    assert pg.run() == "ok"
+    pg.set_code(CLEANUP)
+    n = pg.click_run()
+    page.wait_for_function("() => document.querySelector('[data-testid=console]').innerText"
+                           ".includes('working')")
+    page.locator("[data-testid=stop]").click()
+    assert pg.wait_run(n, timeout_ms=15_000) == "ok"      # it caught the KeyboardInterrupt itself
+    out = pg.last_run_output()
+    assert "cleaned up" in out and "after the loop" in out and "restarted" not in out, out
+
+
+SWALLOW = """\
+print("stubborn")
+while True:
+    try:
+        while True:
+            pass
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+def test_a_run_that_swallows_every_interrupt_is_ended_by_a_restart(pg):
+    """A loop that catches KeyboardInterrupt and goes on: once the longer wait for a run that read
+    the interrupt (1.5 + 6 s) is over, Python is restarted, the code kept."""
+    page = pg.pg
+    pg.set_code(SWALLOW)
+    n = pg.click_run()
+    page.wait_for_function("() => document.querySelector('[data-testid=console]').innerText"
+                           ".includes('stubborn')")
+    page.locator("[data-testid=stop]").click()
+    assert pg.wait_run(n, timeout_ms=20_000) == "interrupted"
+    assert "Python was restarted" in pg.last_run_output()
+    assert "while True:" in pg.editor_text()
+    pg.wait_ready()
+    pg.set_code("print(6 * 7)\n")
+    assert pg.run() == "ok" and "42" in pg.last_run_output()

@@ -226,3 +226,32 @@ def test_more_hosts_by_flag_or_environment(dist_info):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_ends_the_server_at_once_with_connections_open(dist_info, sig):
+    """A browser keeps connections open (keep-alive, a download it reads slowly): Ctrl-C or a
+    SIGTERM still ends the server within a second or two (it waited for them before)."""
+    import signal
+    import socket
+    import time
+    proc, url = start_server()
+    u = urlparse(url)
+    idle = http.client.HTTPConnection(u.hostname, u.port, timeout=10)   # keep-alive, idle after one answer
+    idle.request("GET", "/")
+    idle.getresponse().read()
+    wasm = next(p for p in (DIST.rglob("*.wasm")) if p.stat().st_size > 4_000_000)
+    slow = socket.create_connection((u.hostname, u.port))            # a big file, never read
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.sendall(f"GET /{wasm.relative_to(DIST).as_posix()} HTTP/1.1\r\nHost: {u.netloc}\r\n\r\n".encode())
+    assert slow.recv(64).startswith(b"HTTP/1.1 200")
+    try:
+        started = time.monotonic()
+        proc.send_signal(getattr(signal, sig))
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - started < 5
+    finally:
+        idle.close()
+        slow.close()
+        if proc.poll() is None:
+            proc.kill()

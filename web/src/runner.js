@@ -1,12 +1,16 @@
 // The page's handle on the Python worker: boots it on demand, runs code one run at a time, and
 // stops a run. Stop first raises KeyboardInterrupt through Pyodide's interrupt buffer (needs a
-// SharedArrayBuffer, so a cross-origin-isolated page); when that is not possible, or the run has
-// not ended STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
+// SharedArrayBuffer, so a cross-origin-isolated page); when that is not possible, or Python has
+// not even read the interrupt STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
+// Python reading it (Pyodide sets the buffer back to 0) means the run is ending: what it does on
+// its way out (a big graph's export, the user's own `except KeyboardInterrupt` cleanup) gets
+// STOP_ANSWERED_MS more before the worker is replaced, so a slow machine does not lose the session.
 
 import { keptBootId, noteKeptBoot } from "./boot-cache.js";
 import { handlerOf, toWorker } from "./messages.js";
 
 const STOP_GRACE_MS = 1500;
+const STOP_ANSWERED_MS = 6000;
 const SIGINT = 2;
 
 /** The worker's boot and first-run steps as performance marks "tapegrad:<step>"
@@ -152,11 +156,16 @@ export class PythonRunner {
     if (this.interrupt) {
       this.interrupt[0] = SIGINT;
       const ended = await new Promise((resolve) => {
-        this.stopTimer = setTimeout(() => resolve(false), STOP_GRACE_MS);
         const original = run.resolve;
         run.resolve = (status) => { original(status); resolve(true); };
+        clearTimeout(this.stopTimer);
+        this.stopTimer = setTimeout(() => {
+          if (this.interrupt[0] === SIGINT) resolve(false);   // never read: Python is stuck
+          else this.stopTimer = setTimeout(() => resolve(false), STOP_ANSWERED_MS);
+        }, STOP_GRACE_MS);
       });
       if (ended) return "interrupted";
+      if (this.current !== run) return "interrupted";   // it ended as the timer fired
     }
     this.restart();
     return "restarted";

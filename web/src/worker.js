@@ -101,6 +101,7 @@ function progress(step, text) {
 }
 
 let fromPage = null;   // the page's downloads, when it makes them (init's downloads: "page")
+let interruptBuffer = null;   // the page's Stop (web/src/runner.js): 2 = SIGINT
 
 async function boot(interrupt, keptBoot) {
   try {
@@ -120,7 +121,7 @@ async function boot(interrupt, keptBoot) {
     progress(2, "Starting tapegrad");
     pyodide.setStdout(outputSink("stdout"));
     pyodide.setStderr(outputSink("stderr"));
-    if (interrupt) pyodide.setInterruptBuffer(interrupt);
+    interruptBuffer = interrupt;   // given to Pyodide for the user's runs only (see run())
     writeRuntime();
     const runtime = pyodide.pyimport("playground_runtime");
     // stdout/stderr of a run are batched in Python (playground_runtime/output.py): at most one
@@ -173,10 +174,8 @@ async function run(code, notebook = null) {
       errorCallback: (text) => toPage("out", { stream: "stderr", text: text + "\n" }),
     }));
     stamp("runStarted");
-    const result = batcher.run(session, code, notebook);
+    status = stoppedBeforeStart() ?? runInterruptibly(code, notebook);
     stamp("runEnded");
-    status = result.toJs({ dict_converter: Object.fromEntries });
-    result.destroy();
   } catch (err) {
     // Only the runner itself can end up here (user errors are caught in Python).
     status = { ok: false, error: { type: "InternalError", line: null }, interrupted: false };
@@ -192,6 +191,30 @@ async function run(code, notebook = null) {
     kernelFilesIfWanted();
     startFilesLater();
   }, 0);
+}
+
+/** Pyodide reads the interrupt buffer during the user's runs only. The worker's own Python work
+ * between runs (keeping the boot's files, warming the graph export, a graph's members) would
+ * otherwise take a Stop meant for the run waiting behind it, and the run would not end. */
+function runInterruptibly(code, notebook) {
+  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  try {
+    const result = batcher.run(session, code, notebook);
+    const status = result.toJs({ dict_converter: Object.fromEntries });
+    result.destroy();
+    return status;
+  } finally {
+    if (interruptBuffer) pyodide.setInterruptBuffer(undefined);
+  }
+}
+
+/** A Stop that came while the run waited (for the boot's files, for its packages): the code does
+ * not start. */
+function stoppedBeforeStart() {
+  if (!interruptBuffer || interruptBuffer[0] === 0) return null;
+  interruptBuffer[0] = 0;
+  return { ok: false, error: null, interrupted: true,
+           stopped: { line: null, text: "Stopped before the code started." } };
 }
 
 /** Runs fn (a package download by Pyodide); offline, a package the service worker did not keep

@@ -58,12 +58,10 @@ class Session:
         adds the error's ``"message"``, ``"gradients"`` and ``"gradients_omitted"``.
         ``notebook``: "keep" or "fresh" runs it as a notebook cell, in a namespace kept for the
         next cell ("fresh": a new one)."""
-        import tapegrad.graph
-        install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
-        linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
-        self.plots.reset()
-        self.training.reset()
-        cap = tapegrad.graph.capture(let_go_steps=True)   # a loop keeps its last steps whole, not all
+        try:
+            cap = self._prepare(source)
+        except KeyboardInterrupt as exc:   # a Stop as the run begins: the code does not start
+            return stopped_status(exc, "before the code started")
         with stdin.no_keyboard_input():
             status = self._execute(source, cap, notebook)
         # A late Stop raises KeyboardInterrupt here too: it ends the run quietly, never escapes.
@@ -87,6 +85,15 @@ class Session:
         self.kept = self.namespace if notebook else None
         self.namespace = {}
         return status
+
+    def _prepare(self, source):
+        """Readies a run of ``source``; its graph capture."""
+        import tapegrad.graph
+        install_tensorflow_alias()   # imports tapegrad: not in __init__, which the worker times apart
+        linecache.cache[USER_FILE] = (len(source), None, source.splitlines(True), USER_FILE)
+        self.plots.reset()
+        self.training.reset()
+        return tapegrad.graph.capture(let_go_steps=True)   # a loop keeps its last steps whole, not all
 
     def _execute(self, source, cap, notebook):
         """The user's code, inside the graph capture ``cap``; the run's status."""
