@@ -227,6 +227,7 @@ from . import variable_reads  # noqa: F401,E402  (attaches Variable.sparse_read,
 from . import ragged_elementwise_ops  # noqa: F401  (registers the elementwise ops' ragged forms)
 from . import sparse_elementwise_ops  # noqa: F401  (registers the elementwise ops' sparse forms)
 from . import ragged_shape  # noqa: F401  (registers tf.shape/tf.tile/tf.ones... forms for ragged shapes)
+from . import ragged_reductions  # noqa: F401  (registers the reductions' and tf.expand_dims's ragged forms)
 from .composite_dispatch import install as _install_composite_dispatch
 
 # Last: each op with a ragged (or sparse) form registered is bound here to its public op, the

@@ -14,8 +14,8 @@ from ..errors import InvalidArgumentError, UnimplementedError
 from ..tensor import Tensor, TensorShape, convert_to_tensor, wrap
 from ..tensor import Tensor as _TensorType     # (``Tensor`` itself is not exported)
 from ..variables import Variable
-from ..ground import add, multiply, reduce_sum, reshape
-from .arithmetic_ops import abs as abs_, divide, floordiv, floormod, negative, subtract, truediv
+from ..ground import add, multiply, reshape
+from .arithmetic_ops import abs as abs_, floordiv, floormod, negative, subtract, truediv
 from .exponential_ops import pow
 from .array_ops import fill
 from .composite_dispatch import composite_form
@@ -25,8 +25,6 @@ from .sparse_ops import SparseTensor
 from .logic_ops import (
     greater, greater_equal, less, less_equal, logical_and, logical_not, logical_or, where,
 )
-from .reduction_ops import reduce_max, reduce_mean, reduce_min, reduce_prod
-from . import segment_ops
 
 
 def _tensor(x, dtype=None):
@@ -675,56 +673,18 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     return out if row_splits_dtype is None else out.with_row_splits_dtype(row_splits_dtype)
 
 
-# -- reductions over ragged tensors ------------------------------------------------------------------
+def positive_axis(axis, rank, what="axis"):
+    """``axis`` in ``[0, rank)``; a ValueError names the range otherwise (as TensorFlow)."""
+    axis = int(getattr(axis, "_value", axis))
+    if not -rank <= axis < rank:
+        raise ValueError(f"{what}={axis} out of bounds: expected {-rank}<={what}<{rank}")
+    return axis + rank if axis < 0 else axis
+
+
 def _column_ids(rt):
     lengths = rt.row_lengths()._value
     return xp.arange(lengths.sum()) - xp.repeat(rt.row_splits._value[:-1],
                                                 lengths.astype(xp.intp))
-
-
-def reduce(kind, rt, axis=None, keepdims=False):
-    """``kind`` ('sum', 'mean', 'max', 'min', 'prod') of a 2-D RaggedTensor over ``axis``."""
-    if rt.ragged_rank != 1 or rt.flat_values._value.ndim != 1:
-        raise NotImplementedError("reductions of RaggedTensors are implemented for 2-D ragged "
-                                  "tensors (ragged_rank 1, scalar values)")
-    values = rt.flat_values
-    if axis is None:
-        return _segment(kind, values, xp.zeros(values._value.shape[0], xp.int64), 1)[0]
-    axis = int(axis)
-    if axis in (1, -1):
-        return _segment(kind, values, rt.value_rowids()._value, int(rt.nrows()._value))
-    if axis in (0, -2):
-        lengths = rt.row_lengths()._value
-        return _segment(kind, values, _column_ids(rt), int(lengths.max()) if lengths.size else 0)
-    raise InvalidArgumentError(f"axis {axis} is out of range for a RaggedTensor of rank 2")
-
-
-def _segment(kind, values, ids, n):
-    ids = wrap(ids.astype(xp.int64))
-    if kind == "sum":
-        return segment_ops.unsorted_segment_sum(values, ids, n)
-    if kind == "max":
-        return segment_ops.unsorted_segment_max(values, ids, n)
-    if kind == "min":
-        return segment_ops.unsorted_segment_min(values, ids, n)
-    if kind == "prod":
-        return segment_ops.unsorted_segment_prod(values, ids, n)
-    counts = xp.bincount(ids._value.astype(xp.intp), minlength=n)[:n].astype(values._value.dtype)
-    return divide(segment_ops.unsorted_segment_sum(values, ids, n), wrap(counts))
-
-
-def _reduction_form(kind):
-    def reduce_fn(input_tensor, axis=None, keepdims=False, name=None):
-        return reduce(kind, input_tensor, axis, keepdims)
-    reduce_fn.__name__ = f"ragged_reduce_{kind}"
-    return reduce_fn
-
-
-# tf.reduce_sum and friends reduce a RaggedTensor too (tf.reduce_sum(rt, axis=1) sums each row)
-for _kind, _op in (("sum", reduce_sum), ("mean", reduce_mean), ("max", reduce_max),
-                   ("min", reduce_min), ("prod", reduce_prod)):
-    ragged_form(_op)(_reduction_form(_kind))
-del _kind, _op
 
 
 del Tensor

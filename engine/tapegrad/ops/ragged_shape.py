@@ -1,7 +1,7 @@
 """``tf.experimental.DynamicRaggedShape``: the shape of a RaggedTensor (what ``tf.shape`` returns
-for one), and the ops TensorFlow dispatches for ragged shapes: ``tf.shape`` and ``tf.tile`` on
-a RaggedTensor, ``tf.ones``, ``tf.zeros``, ``tf.fill``, ``tf.broadcast_to`` and ``tf.reshape``
-to a DynamicRaggedShape (each registered in ``composite_dispatch.FORMS``).
+for one), and the ops TensorFlow dispatches for ragged shapes: ``tf.shape``, ``tf.tile`` and
+``tf.expand_dims`` on a RaggedTensor, ``tf.ones``, ``tf.zeros``, ``tf.fill``, ``tf.broadcast_to``
+and ``tf.reshape`` to a DynamicRaggedShape (each registered in ``composite_dispatch.FORMS``).
 
 A shape is its row partitions (one per ragged or partitioned axis, outermost first) and the
 inner shape of the flat values (``inner_shape[0]`` counts them). Values move through recorded
@@ -16,11 +16,11 @@ from ..backend import xp
 from ..errors import InvalidArgumentError
 from ..ground import broadcast_to, reshape
 from ..tensor import wrap
-from .array_ops import fill, ones, shape as _dense_shape, zeros
+from .array_ops import expand_dims, fill, ones, shape as _dense_shape, zeros
 from .composite_dispatch import composite_form
 from .indexing_ops import gather
 from .ragged_array_ops import _take_rows
-from .ragged_ops import RaggedTensor, _tensor, dense_against_flat_values, ragged_form
+from .ragged_ops import RaggedTensor, _tensor, dense_against_flat_values, positive_axis, ragged_form
 from .shape_ops import tile
 
 
@@ -295,3 +295,18 @@ def _tile(x, m):
         taken = gather(values, wrap(positions))
     return RaggedTensor.from_row_lengths(taken, lengths[rows] * m[1], validate=False)
 
+
+# -- tf.expand_dims of a RaggedTensor (a reduction's keepdims uses it) -------------------------
+@ragged_form(expand_dims)
+def ragged_expand_dims(input, axis, name=None):  # noqa: A002
+    """A new axis of size 1: at 0 one row holding every row, at 1 each row its own row of one,
+    deeper in the values."""
+    axis = positive_axis(axis, input.shape.rank + 1)
+    if axis == 0:
+        return RaggedTensor.from_uniform_row_length(input, int(input.nrows()._value), nrows=1,
+                                                    validate=False)
+    if axis == 1:
+        return RaggedTensor.from_uniform_row_length(input, 1, validate=False)
+    values = input.values
+    deeper = ragged_expand_dims if isinstance(values, RaggedTensor) else expand_dims
+    return input.with_values(deeper(values, axis - 1))
