@@ -203,3 +203,33 @@ def test_a_run_that_swallows_every_interrupt_is_ended_by_a_restart(pg):
     pg.wait_ready()
     pg.set_code("print(6 * 7)\n")
     assert pg.run() == "ok" and "42" in pg.last_run_output()
+
+
+def test_stop_while_the_run_downloads_its_packages_ends_it_before_its_code(page, as_playground):
+    """Stop while a run still downloads the packages it imports (a slow network): Python is not
+    restarted at the 1.5 s grace (the download is not Python being stuck); once the download
+    is done the run ends without starting its code, the session kept."""
+    held = []
+    pg = page("", on_context=lambda ctx: ctx.route("**/pyparsing-*", lambda route: held.append(route)))
+    play = as_playground(pg)
+    play.wait_ready()
+    play.set_code("kept = 'from before'\n")
+    assert play.run() == "ok"
+    play.set_code("import pyparsing\nprint('pyparsing imported')\n")
+    n = play.click_run()
+    for _ in range(300):                 # the worker asks for the package's wheel
+        if held:
+            break
+        pg.wait_for_timeout(100)
+    assert held, "the run did not ask for pyparsing's wheel"
+    pg.locator("[data-testid=stop]").click()
+    pg.wait_for_timeout(3_000)           # past the 1.5 s grace: still waiting, not restarted
+    assert pg.evaluate("document.body.dataset.runs") == str(n - 1)
+    for route in held:
+        route.continue_()
+    assert play.wait_run(n, timeout_ms=30_000) == "interrupted"
+    out = play.last_run_output()
+    assert "■ Stopped before the code started." in out, out
+    assert "pyparsing imported" not in out and "restarted" not in out
+    play.set_code("print(kept if 'kept' in dir() else 'fresh globals', 6 * 7)\n")
+    assert play.run() == "ok" and "42" in play.last_run_output()

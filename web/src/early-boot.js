@@ -9,6 +9,7 @@
 import { keptBootId } from "./boot-cache.js";
 import { sendDownloads } from "./boot-downloads.js";
 import { toWorker } from "./messages.js";
+import { newStopSignal } from "./stop-signal.js";
 import { keepForOffline } from "./offline/keep.js";
 import { addThemeButton, applyTheme } from "./theme.js";
 
@@ -37,8 +38,7 @@ import { addThemeButton, applyTheme } from "./theme.js";
     if (menu) addThemeButton(menu, document.getElementById("clear-data"));
   }, { once: true });
   keepForOffline(new URL("../sw.js", document.currentScript.src));   // after the first run
-  const isolated = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated === true;
-  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  const interrupt = newStopSignal();
   const here = document.currentScript.src;
   const worker = new Worker(new URL("worker.js", here));
   const early = { worker, interrupt, events: [] };

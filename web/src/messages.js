@@ -11,7 +11,8 @@
 export const MESSAGES = {
   // page -> worker
   init: { from: "page", fields: ["interrupt", "keptBoot?", "downloads?"],
-    about: "start the boot: the interrupt buffer (a Uint8Array on a SharedArrayBuffer, or null), "
+    about: "start the boot: Stop's shared bytes (stop-signal.js: the interrupt buffer and the run's phase, "
+      + "or null), "
       + "the build id of the boot files the page notes as kept, \"page\" when the page makes the "
       + "boot's large downloads" },
   "boot-download": { from: "page", fields: ["part", "value?", "error?", "hits?", "url?", "bytes?", "mime?"],

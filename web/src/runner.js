@@ -4,14 +4,17 @@
 // not even read the interrupt STOP_GRACE_MS later, the worker is terminated and a fresh one boots.
 // Python reading it (Pyodide sets the buffer back to 0) means the run is ending: what it does on
 // its way out (a big graph's export, the user's own `except KeyboardInterrupt` cleanup) gets
-// STOP_ANSWERED_MS more before the worker is replaced, so a slow machine does not lose the session.
+// STOP_ANSWERED_MS more before the worker is replaced, so a slow machine does not lose the session;
+// a run still downloading its packages (web/src/stop-signal.js, the phase) gets STOP_PREPARING_MS,
+// and then ends without starting its code.
 
 import { keptBootId, noteKeptBoot } from "./boot-cache.js";
 import { handlerOf, toWorker } from "./messages.js";
+import { PHASE, SIGINT, newStopSignal } from "./stop-signal.js";
 
 const STOP_GRACE_MS = 1500;
 const STOP_ANSWERED_MS = 6000;
-const SIGINT = 2;
+const STOP_PREPARING_MS = 60_000;   // a run still downloading its packages (slow network)
 
 /** The worker's boot and first-run steps as performance marks "tapegrad:<step>"
  * (tests/browser/bench_boot.py reads them). `marks`: {step: absolute time in ms}. */
@@ -42,9 +45,7 @@ export class PythonRunner {
     this.ready = null;          // promise resolved when the current worker can run code
     this.current = null;        // {sink, resolve} of the run in progress
     this.queue = Promise.resolve();
-    this.isolated = typeof SharedArrayBuffer !== "undefined" && self.crossOriginIsolated === true;
-    this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    if (early) this.interrupt = early.interrupt;
+    this.interrupt = early ? early.interrupt : newStopSignal();   // web/src/stop-signal.js
   }
 
   get booted() {
@@ -108,7 +109,7 @@ export class PythonRunner {
     if (worker !== this.worker) return;   // an old worker's late error
     const run = this.current;
     this.current = null;
-    clearTimeout(this.stopTimer);
+    clearInterval(this.stopTimer);
     worker.terminate();
     this.worker = null;
     this.onState("error", { text });
@@ -119,7 +120,7 @@ export class PythonRunner {
   #finish(status) {
     const run = this.current;
     this.current = null;
-    clearTimeout(this.stopTimer);
+    clearInterval(this.stopTimer);
     if (run) {
       this.onState("ready", {});
       run.resolve(status);
@@ -158,17 +159,26 @@ export class PythonRunner {
       const ended = await new Promise((resolve) => {
         const original = run.resolve;
         run.resolve = (status) => { original(status); resolve(true); };
-        clearTimeout(this.stopTimer);
-        this.stopTimer = setTimeout(() => {
-          if (this.interrupt[0] === SIGINT) resolve(false);   // never read: Python is stuck
-          else this.stopTimer = setTimeout(() => resolve(false), STOP_ANSWERED_MS);
-        }, STOP_GRACE_MS);
+        const started = performance.now();
+        clearInterval(this.stopTimer);
+        this.stopTimer = setInterval(() => {
+          if (performance.now() - started >= this.#stopPatience()) resolve(false);
+        }, 100);
       });
       if (ended) return "interrupted";
       if (this.current !== run) return "interrupted";   // it ended as the timer fired
     }
     this.restart();
     return "restarted";
+  }
+
+  /** How long a Stop waits for the run to end before the worker is replaced: STOP_GRACE_MS while
+   * Python has not read the interrupt, more once it has (it is on its way out) or while the run
+   * is still preparing (it will not start its code: worker.js). */
+  #stopPatience() {
+    if (this.interrupt[0] !== SIGINT) return STOP_GRACE_MS + STOP_ANSWERED_MS;
+    if (this.interrupt[1] === PHASE.PREPARING) return STOP_PREPARING_MS;
+    return STOP_GRACE_MS;
   }
 
   /** Terminates the worker (ending any run) and boots a new one. */

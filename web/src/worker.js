@@ -6,6 +6,7 @@ import { bootPyodide, NOT_KEPT_HEADER } from "./pyodide-boot.js";
 import { downloadsFromPage } from "./boot-downloads.js";
 import { handlerOf, toPage } from "./messages.js";
 import { createKernelPool } from "./kernel-pool.js";
+import { PHASE, SIGINT } from "./stop-signal.js";
 
 /* global __PYODIDE_DIR__, __BOOT_ID__ */
 const indexURL = new URL(`../${__PYODIDE_DIR__}/`, self.location.href).href;   // bootPyodide loads pyodide.js from it
@@ -101,7 +102,7 @@ function progress(step, text) {
 }
 
 let fromPage = null;   // the page's downloads, when it makes them (init's downloads: "page")
-let interruptBuffer = null;   // the page's Stop (web/src/runner.js): 2 = SIGINT
+let interruptBuffer = null;   // the page's Stop and the run's phase (web/src/stop-signal.js)
 
 async function boot(interrupt, keptBoot) {
   try {
@@ -165,6 +166,7 @@ async function run(code, notebook = null) {
   let status;
   try {
     stamp("runReceived");
+    setPhase(PHASE.PREPARING);
     await filesLater;   // a run after the first waits for the boot's work after the first run
     stamp("filesWritten");
     await sayingWhatWasNotKept(() => pyodide.loadPackagesFromImports(code, {
@@ -181,6 +183,7 @@ async function run(code, notebook = null) {
     status = { ok: false, error: { type: "InternalError", line: null }, interrupted: false };
     toPage("out", { stream: "stderr", text: `playground error: ${err}\n` });
   }
+  setPhase(PHASE.IDLE);
   flushOutput();
   if (firstRun) {
     postMarks(firstRun);
@@ -198,6 +201,7 @@ async function run(code, notebook = null) {
  * otherwise take a Stop meant for the run waiting behind it, and the run would not end. */
 function runInterruptibly(code, notebook) {
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  setPhase(PHASE.CODE);
   try {
     const result = batcher.run(session, code, notebook);
     const status = result.toJs({ dict_converter: Object.fromEntries });
@@ -208,10 +212,14 @@ function runInterruptibly(code, notebook) {
   }
 }
 
+function setPhase(phase) {
+  if (interruptBuffer) interruptBuffer[1] = phase;
+}
+
 /** A Stop that came while the run waited (for the boot's files, for its packages): the code does
  * not start. */
 function stoppedBeforeStart() {
-  if (!interruptBuffer || interruptBuffer[0] === 0) return null;
+  if (!interruptBuffer || interruptBuffer[0] !== SIGINT) return null;
   interruptBuffer[0] = 0;
   return { ok: false, error: null, interrupted: true,
            stopped: { line: null, text: "Stopped before the code started." } };
