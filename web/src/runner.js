@@ -140,7 +140,7 @@ export class PythonRunner {
 
   async #runNow(code, sink, notebook) {
     await this.start();
-    if (this.interrupt) this.interrupt[0] = 0;
+    if (this.interrupt) this.interrupt.fill(0);   // no Stop yet; the worker sets the phase
     sink.started?.();
     this.onState("running", {});
     return new Promise((resolve) => {
@@ -162,7 +162,9 @@ export class PythonRunner {
         const started = performance.now();
         clearInterval(this.stopTimer);
         this.stopTimer = setInterval(() => {
-          if (performance.now() - started >= this.#stopPatience()) resolve(false);
+          if (performance.now() - started < this.#stopPatience()) return;
+          clearInterval(this.stopTimer);
+          resolve(false);
         }, 100);
       });
       if (ended) return "interrupted";
@@ -174,10 +176,11 @@ export class PythonRunner {
 
   /** How long a Stop waits for the run to end before the worker is replaced: STOP_GRACE_MS while
    * Python has not read the interrupt, more once it has (it is on its way out) or while the run
-   * is still preparing (it will not start its code: worker.js). */
+   * has not started its code (the worker is booting, busy between runs, or downloading the run's
+   * packages; it will not start the code: worker.js). */
   #stopPatience() {
     if (this.interrupt[0] !== SIGINT) return STOP_GRACE_MS + STOP_ANSWERED_MS;
-    if (this.interrupt[1] === PHASE.PREPARING) return STOP_PREPARING_MS;
+    if (this.interrupt[1] !== PHASE.CODE) return STOP_PREPARING_MS;
     return STOP_GRACE_MS;
   }
 
@@ -185,8 +188,10 @@ export class PythonRunner {
   restart() {
     const run = this.current;
     this.current = null;
+    clearInterval(this.stopTimer);
     this.worker?.terminate();
     this.worker = null;
+    this.interrupt?.fill(0);   // the old worker's phase (it may have been in the code) is gone
     run?.resolve({ ok: false, error: { type: "KeyboardInterrupt", line: null }, interrupted: true,
                    restarted: true });
     this.start();
