@@ -168,7 +168,6 @@ export class PythonRunner {
         }, 100);
       });
       if (ended) return "interrupted";
-      if (this.current !== run) return "interrupted";   // it ended as the timer fired
     }
     this.restart();
     return "restarted";

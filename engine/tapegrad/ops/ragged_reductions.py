@@ -22,7 +22,7 @@ from .arithmetic_ops import cast as _cast, divide, maximum as _maximum, subtract
 from .array_ops import expand_dims as _expand_dims
 from .composite_dispatch import public_op
 from .exponential_ops import square as _square, sqrt as _sqrt
-from .ragged_ops import RaggedTensor, _column_ids, positive_axis, ragged_form
+from .ragged_ops import RaggedTensor, _column_ids, map_flat_values, positive_axis, ragged_form
 from .reduction_ops import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
                             reduce_prod, reduce_std, reduce_sum, reduce_variance)
 from . import segment_ops
@@ -92,18 +92,10 @@ def _segments(kind, data, ids, n):
                                         validate=False)
 
 
-def _on_flat(op, *tensors):
-    """``op`` of RaggedTensors with the same rows (or dense tensors): on their flat values."""
-    first = tensors[0]
-    if not isinstance(first, RaggedTensor):
-        return op(*tensors)
-    return first.with_flat_values(op(*(t.flat_values for t in tensors)))
-
-
 def mean(x, axis=None, keepdims=False):
     total = reduce("sum", x, axis, keepdims)
     ones = x.with_flat_values(wrap(xp.ones_like(x.flat_values._value)))
-    return _on_flat(divide, total, reduce("sum", ones, axis, keepdims))
+    return map_flat_values(divide, total, reduce("sum", ones, axis, keepdims))
 
 
 def variance(x, axis=None, keepdims=False):
