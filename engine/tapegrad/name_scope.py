@@ -17,6 +17,7 @@ import threading
 
 from . import recording
 from .function import _calls as function_calls
+from .function.graph import lifted as traces_lifted
 from .tape import GradientTape
 from .thread_state import state
 
@@ -80,7 +81,8 @@ class name_scope:  # noqa: N801 - TensorFlow's name
 def init_scope():
     """Lifts the code inside out of any ``tf.function`` call and pauses the gradient tapes, as
     TensorFlow's ``init_scope`` does (for creating state once): ``tf.executing_eagerly()`` is
-    ``True`` inside and the tapes record nothing.
+    ``True`` inside, the tapes record nothing, and a trace in progress does not see it (what it
+    makes is a constant of the graph; a draw inside runs once, not on every call).
 
     >>> import tapegrad as tf
     >>> @tf.function
@@ -94,6 +96,7 @@ def init_scope():
     depth, calls.depth = calls.depth, 0
     lifted.depth += depth
     with contextlib.ExitStack() as stack:
+        stack.enter_context(traces_lifted())
         for recorder in list(state.active):
             if isinstance(recorder, GradientTape) and recorder._recording:
                 stack.enter_context(recorder.stop_recording())

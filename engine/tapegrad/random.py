@@ -15,27 +15,13 @@ from . import convert
 from .ground import as_shape as _as_shape
 from .tensor import wrap
 
-# The global stream is made at its first draw: importing numpy.random costs a noticeable part of
-# the page's boot in Pyodide, and most tape code never draws.
-_state = {"rng": None, "seed": None, "op_rngs": {}}
+from .rng import streams as _streams
+from .rng.streams import draw as _draw, rng as _rng, state as _state
 
 
 def set_seed(seed):
     """Resets the global random stream (and every op-level stream) from ``seed``."""
-    _state["seed"] = None if seed is None else int(seed)
-    _state["rng"] = None
-    _state["op_rngs"] = {}
-
-
-def _rng(seed):
-    if seed is None:
-        if _state["rng"] is None:
-            _state["rng"] = np.random.default_rng(_state["seed"])
-        return _state["rng"]
-    rngs = _state["op_rngs"]
-    if seed not in rngs:
-        rngs[seed] = np.random.default_rng([int(_state["seed"] or 87654321), int(seed)])
-    return rngs[seed]
+    _streams.reset(seed)
 
 
 def _shape(shape):
@@ -49,11 +35,13 @@ def _float(dtype):
     return d._np
 
 
+@_draw("RandomStandardNormal")
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     arr = _rng(seed).standard_normal(_shape(shape)) * float(stddev) + float(mean)
     return wrap(arr.astype(_float(dtype)))
 
 
+@_draw("TruncatedNormal")
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     rng = _rng(seed)
     shp = _shape(shape)
@@ -65,6 +53,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     return wrap((arr * float(stddev) + float(mean)).astype(_float(dtype)))
 
 
+@_draw("RandomUniform")
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     d = dtypes.as_dtype(dtype)
     rng = _rng(seed)
@@ -76,11 +65,13 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return wrap(rng.uniform(float(minval), hi, _shape(shape)).astype(_float(d)))
 
 
+@_draw("RandomShuffle")
 def shuffle(value, seed=None, name=None):
     x = convert.tensor(value)
     return wrap(_rng(seed).permutation(x._value))
 
 
+@_draw("Multinomial")
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """``num_samples`` class indices per row of ``logits`` ([batch, classes]); int64 by default.
 
@@ -104,6 +95,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return wrap(out.astype(d._np))
 
 
+@_draw("RandomGamma")
 def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
     """Gamma(alpha, rate beta) samples of shape ``shape + broadcast(alpha, beta).shape``."""
     d = dtypes.as_dtype(dtype)
@@ -114,6 +106,7 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
     return wrap((_rng(seed).standard_gamma(np.broadcast_to(a, full)) / b).astype(_float(d)))
 
 
+@_draw("RandomPoissonV2")
 def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     """Poisson(lam) samples of shape ``shape + lam.shape``."""
     d = dtypes.as_dtype(dtype)
@@ -137,6 +130,7 @@ from . import candidate_sampling as _candidates  # noqa: E402
 from .candidate_sampling import all_candidate_sampler  # noqa: E402,F401
 
 
+@_draw("UniformCandidateSampler")
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,
                               name=None):
     """Samples ``num_sampled`` classes uniformly from [0, range_max) (distinct if ``unique``);
@@ -151,6 +145,7 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                                range_max)
 
 
+@_draw("LogUniformCandidateSampler")
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                   seed=None, name=None):
     """Samples classes from the log-uniform (Zipfian) distribution over [0, range_max): small
@@ -165,6 +160,7 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
                                    range_max)
 
 
+@_draw("FixedUnigramCandidateSampler")
 def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                     vocab_file="", distortion=1.0, num_reserved_ids=0,
                                     num_shards=1, shard=0, unigrams=(), seed=None, name=None):
@@ -182,6 +178,7 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
                                      num_shards, shard, unigrams)
 
 
+@_draw("LearnedUnigramCandidateSampler")
 def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                       seed=None, name=None):
     """Samples classes by the unigram distribution learned from the true classes: counts start

@@ -19,14 +19,15 @@ one local variable per slot, holding the slot's array (not a tensor):
   (``check_numerics`` and the kernels replace them): if not, ``_replay`` returns None and the
   caller compiles again.
 
-Graphs with ``cond``/``while`` nodes do not compile (they run ``graph.run_nodes``'s steps). An op that raises is found by
-the line it raised on (``failed_node``), so the caller can run the graph on from that node
+Graphs with ``cond``/``while`` nodes, or an engine function called again (``call``, see
+``replayed.py``), do not compile (they run ``graph.run_nodes``'s steps). An op that raises is
+found by the line it raised on (``failed_node``), so the caller can run the graph on from that node
 through ``recording.bind``, which raises the eager error.
 """
 from ..tensor import EagerTensor, wrap
 from ..variables import Variable
 
-OP, READ, ASSIGN, VJP, COND, WHILE = "op", "read", "assign", "vjp", "cond", "while"
+OP, READ, ASSIGN, VJP, COND, WHILE, CALL = "op", "read", "assign", "vjp", "cond", "while", "call"
 _COMPILED_KINDS = (OP, READ, ASSIGN, VJP)
 _FILENAME = "<tapegrad traced graph>"
 _LITERALS = (bool, int, type(None), str)

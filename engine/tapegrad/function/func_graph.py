@@ -8,13 +8,16 @@ the primitive's op name for each op, ``ReadVariableOp`` / ``AssignVariableOp`` /
 ``AssignAddVariableOp`` / ``AssignSubVariableOp`` for variables and ``Identity`` for each output;
 a reduction's axes are a ``Const`` input listed before it, as TensorFlow's
 (``Sum/reduction_indices``, ``ArgMax/dimension``, or ``Const`` for all axes).
+An engine function called again on each replay (``replayed.py``: a random draw, ``Unique``)
+is one node of the TensorFlow op type it declares, with one output per tensor it gives; a
+value-dependent shape is listed as unknown (``None``), as TensorFlow's.
 A gradient taken inside the function is one ``SymbolicGradient`` node per reverse rule
 (TensorFlow lists the rule's own ops there). Node names are the type's, made unique as
 TensorFlow does (``AddV2``, ``AddV2_1``); TensorFlow names ops after the Python call instead
 (``add`` for ``x + 1``).
 """
 from ..dtypes import int32 as _INT32
-from .graph import ASSIGN, OP, READ, VJP, _Out
+from .graph import ASSIGN, CALL, OP, READ, VJP, _Out, _leaves
 from .symbolic import GraphTensorView
 
 _ASSIGN_TYPES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
@@ -89,8 +92,9 @@ class FuncGraph:
         outputs = []
         if slot is not None:
             t = trace.example(slot)
-            view = GraphTensorView(f"{name}:0", tuple(t.shape) if t is not None else dims,
-                                   t.dtype if t is not None else dtype)
+            if t is not None:
+                dims = tuple(None if slot in trace.dynamic else d for d in t.shape)
+            view = GraphTensorView(f"{name}:0", dims, t.dtype if t is not None else dtype)
             self._tensors[slot] = view
             outputs.append(view)
         op = Operation(name, type_, inputs, outputs)
@@ -149,6 +153,8 @@ class FuncGraph:
             type_ = _ASSIGN_TYPES.get(node[2], "AssignVariableOp")
             self._add(type_, type_, [self._handle(node[1]), self._value(node[3], trace)], None,
                       trace)
+        elif kind is CALL:
+            self._add_call(node, trace)
         elif kind is VJP:
             ins = [self._handle(i[0]) if isinstance(i, tuple) else self._value(i, trace)
                    for i in node[4]]
@@ -161,6 +167,18 @@ class FuncGraph:
                         view = GraphTensorView(view.name, tuple(t.shape), t.dtype)
                     self._tensors[slot] = view
                     op.outputs.append(view)
+
+    def _add_call(self, node, trace):
+        _, call, _context, ins, outs, _guard, _shapes = node
+        inputs = [self._value(x.i, trace) for x in _leaves(ins) if isinstance(x, _Out)]
+        op = self._add(call.op, call.op, inputs, None, trace)
+        for slot in outs:
+            if slot is not None:
+                t = trace.example(slot)
+                shape = tuple(None if slot in trace.dynamic else d for d in t.shape)
+                view = GraphTensorView(f"{op.name}:{len(op.outputs)}", shape, t.dtype)
+                self._tensors[slot] = view
+                op.outputs.append(view)
 
     def get_operations(self):
         return list(self._ops)

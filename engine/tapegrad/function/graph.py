@@ -23,15 +23,22 @@ the Python body on every call, as before (see the package docstring). What marks
 * an op that is not a primitive (``tf.py_function``, ``tf.custom_gradient``);
 * text written by the engine (``tf.print``), a sparse variable update, the same tensor passed as
   two arguments.
+
+An engine function marked ``@replayed`` (``replayed.py``: random draws, ``tf.unique``,
+``tf.sparse.to_dense``...) is not a primitive but is recorded as one ``CALL`` node, called again on
+every replay. Where its results' shapes depend on the values (``dynamic_shape``), tensors computed
+from them are *dynamic* (``TraceRecorder.dynamic``); a trace that reads such a shape in Python
+(``x.shape``, ``len(x)``) checks it on every replay, and a replay that finds another shape runs the
+Python body instead (``ShapeChanged``).
 """
 import inspect
 import linecache
 import sys
 
-from .. import backprop, convert, ground, tensor as tensor_module
+from .. import backprop, convert, ground, replayed, tensor as tensor_module
 from ..backend import NAME, host as np   # (NumPy itself: its arrays are what is watched)
 from ..errors import OperatorNotAllowedInGraphError
-from ..ops import array_ops, shape_ops, sparse_xent_ops
+from ..ops import array_ops, shape_ops, sparse_ops, sparse_xent_ops
 from ..primitives import TABLE, Primitive
 from ..recording import bind, scope_stack
 from ..tape import GradientTape
@@ -39,7 +46,8 @@ from ..tensor import EagerTensor, Tensor, convert_to_tensor
 from ..thread_state import entered, state
 from ..variables import Variable
 from .calls import _ENGINE_DIR, _HiddenPrints
-from .compiled import ASSIGN, COND, OP, READ, VJP, WHILE, as_tensor, compile_nodes, unguarded
+from .compiled import (ASSIGN, CALL, COND, OP, READ, VJP, WHILE, as_tensor, compile_nodes,
+                       unguarded)
 from .keys import map_leaves
 
 PREPARED_OP = "prepared op"       # an op as ``prepare`` makes it, for a replay nothing records
@@ -72,6 +80,7 @@ _CONSTANT_MAKERS = {code: python_args for fn, python_args in (
     (backprop.seeds, ()),                       # a gradient's ones
     (GradientTape.gradient, ()),                # an unconnected gradient's zeros
     (sparse_xent_ops._onehot, ("z",)),          # the labels' one-hot in its reverse rule
+    (sparse_ops.SparseTensor.__init__, ("indices", "dense_shape")),
 ) for code in _codes(fn)}
 _WRAP = tensor_module.wrap.__code__
 
@@ -219,9 +228,10 @@ _SLOT = Tensor.__dict__["_value"]
 _MACHINERY = (_ENGINE_DIR + "recording.py", _ENGINE_DIR + "function")
 _METADATA = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes"})
 # A variable's assignments are nodes of the graph (replayed by calling them again), so the
-# value they read is theirs to read.
+# value they read is theirs to read; so is a new variable's initial value (variables are made by
+# the first trace only, as TensorFlow lifts their initializers out of the graph).
 _ASSIGNING = frozenset(getattr(Variable, name).__code__ for name in (
-    "assign", "assign_add", "assign_sub", "_new_value"))
+    "assign", "assign_add", "assign_sub", "_new_value", "__init__"))
 
 
 def _mark(where):
@@ -296,12 +306,98 @@ def _read_array(self):
         _mark(f.f_code.co_name)
         return value
     if type(value) is np.ndarray:
-        return value.view(_Watched)
+        return value.view(_WatchedShape if _dynamic(self) else _Watched)
     # (a reduction's value is a NumPy scalar: it is watched as a 0-d array)
     return np.asarray(value).view(_Watched) if isinstance(value, np.generic) else value
 
 
 _GUARDED_SLOT = property(_read_array, _SLOT.__set__)
+
+
+def _dynamic(t):
+    """Whether a trace in progress computed ``t`` with a shape that depends on values."""
+    return any(not r.opaque and r.dynamic and r._slot.get(t._id) in r.dynamic for r in _recorders)
+
+
+def _shape_read():
+    for r in _recorders:
+        if not r.opaque and r.dynamic:
+            r.shape_read = True
+
+
+class _WatchedShape(_Watched):
+    """The array of a tensor whose shape depends on values (see ``replayed.py``): reading its
+    shape in Python makes the graph check that shape on every replay."""
+
+    @property
+    def shape(self):
+        _shape_read()
+        return np.ndarray.shape.__get__(self)
+
+    @property
+    def size(self):
+        _shape_read()
+        return np.ndarray.size.__get__(self)
+
+    def __len__(self):
+        _shape_read()
+        return np.ndarray.__len__(self)
+
+
+class lifted:  # noqa: N801 - a context, named as one
+    """Code run out of the traces in progress (``tf.init_scope``): they do not see its ops,
+    draws and variables; what it makes is a constant to them."""
+
+    def __enter__(self):
+        active = state.active
+        self._saved = active[:]
+        self._paused = [r for r in _recorders if r in active and not r.opaque]
+        active[:] = [a for a in active if a not in self._paused]
+        for r in self._paused:
+            r.opaque += 1
+        return self
+
+    def __exit__(self, *exc):
+        for r in self._paused:
+            r.opaque -= 1
+        state.active[:] = self._saved
+        return False
+
+
+class ShapeChanged(Exception):
+    """A replay found a value-dependent shape other than the trace's, and the trace read it."""
+
+
+def _trace_call(call, args, kwargs):
+    """A ``@replayed`` function called while tracing (``replayed.tracer``): run unseen by the
+    traces, then recorded as one ``CALL`` node by each (see ``TraceRecorder.on_call``)."""
+    active = state.active
+    seeing = [r for r in _recorders if not r.opaque and r in active]
+    if call.only_dynamic:
+        seeing = [r for r in seeing if r.any_dynamic((args, kwargs))]
+    if not seeing:
+        return call.fn(*args, **kwargs)
+    context = call.node_context(args, kwargs, seeing[-1].calls)
+    first = _real_next_id()
+    saved = active[:]
+    active[:] = [a for a in saved if a not in seeing]
+    for r in seeing:
+        r.opaque += 1
+    try:
+        if context is None:
+            out = call.fn(*args, **kwargs)
+        else:
+            with context:
+                out = call.fn(*args, **kwargs)
+    finally:
+        for r in seeing:
+            r.opaque -= 1
+        active[:] = saved
+    made = range(first + 1, _real_next_id())     # (a tensor made inside, not a result, that a
+    for r in seeing:                              # gradient taken in the body uses: not replayable)
+        r.made_in_python.update(dict.fromkeys(made, call.fn.__name__))
+        r.on_call(call, context, args, kwargs, out)
+    return out
 
 
 _SYMBOLIC_BOOL = (
@@ -355,6 +451,7 @@ def _install():
             _saved_vjps[prim] = prim.vjp
             prim.vjp = _recorded_vjp(prim, prim.vjp)
     tensor_module._next_id = _noting_next_id
+    replayed.tracer = _trace_call
     Tensor._value = _GUARDED_SLOT
     for name, convert in _CONVERTERS.items():
         setattr(np, name, _converting(convert))
@@ -370,6 +467,7 @@ def _uninstall():
         prim.vjp = vjp
     _saved_vjps.clear()
     tensor_module._next_id = _real_next_id
+    replayed.tracer = None
     Tensor._value = _SLOT
     for name, convert in _CONVERTERS.items():
         setattr(np, name, convert)
@@ -406,6 +504,10 @@ class TraceRecorder:
         self.undo = None              # while an untaken branch records: [(variable, array)]
         self.branched = False         # a COND or WHILE node was recorded
         self.opaque = 0               # > 0 while a reverse rule runs unseen (_tensors_made_alone)
+        self.calls = 0                # CALL nodes recorded (a node's ordinal: ``replayed``)
+        self.dynamic = set()          # slots whose shape depends on values (see ``replayed``)
+        self.shape_read = False       # such a shape was read in Python: replays check it
+        self.guard = [False]          # (shared by the CALL nodes: set to ``shape_read`` at the end)
         self.inputs = []              # (input index, slot) for tensor inputs
         self.flat_inputs = flat_inputs
         for i, x in enumerate(flat_inputs):
@@ -435,7 +537,44 @@ class TraceRecorder:
             self.fail(f"{getattr(prim, 'name', prim)!s} is not a primitive")
         ins = tuple(self.slot_of(x) for x in inputs)
         slot = self._slot[out._id] = self._new(out)
+        if self.dynamic and not self.dynamic.isdisjoint(ins):
+            self.dynamic.add(slot)
         self.nodes.append((OP, prim, attrs, ins, slot))
+
+    def any_dynamic(self, structure):
+        """Whether a tensor in ``structure`` has a shape that depends on values."""
+        found = []
+        map_leaves(lambda x: isinstance(x, Tensor) and self._slot.get(x._id) in self.dynamic
+                   and found.append(x), structure)
+        return bool(found)
+
+    def on_call(self, call, context, args, kwargs, out):
+        """A ``@replayed`` function ran on ``args`` and gave ``out`` (its tensors become slots);
+        ``context``: what each run of the node enters (``replayed.Call.node_context``)."""
+        def slot(x):
+            if isinstance(x, Tensor):
+                return _Out(self.slot_of(x))
+            if any(isinstance(v, Tensor) and self.computed(v)
+                   for v in getattr(x, "__dict__", {}).values()):
+                self.fail(f"{call.op} was given a {type(x).__name__} of tensors the trace computed")
+            return x
+        dynamic = call.dynamic_shape or \
+            (not call.only_dynamic and self.any_dynamic((args, kwargs)))
+        ins = map_leaves(slot, args), map_leaves(slot, kwargs)
+        outs, shapes = [], []
+        for x in _leaves(out):
+            if isinstance(x, Tensor):
+                i = self._slot[x._id] = self._new(x)
+                if dynamic:
+                    self.dynamic.add(i)
+                outs.append(i)
+                shapes.append(self.specs[i][0])
+            else:
+                outs.append(None)
+                shapes.append(None)
+        self.nodes.append((CALL, call, context, ins, tuple(outs),
+                           self.guard if dynamic else None, tuple(shapes)))
+        self.calls += 1
 
     def on_read(self, var, t):
         if self.opaque:
@@ -547,7 +686,22 @@ class TraceRecorder:
         """The graph, with ``result`` (the call's outputs) as its outputs."""
         def out(leaf):
             return _Out(self.slot_of(leaf)) if isinstance(leaf, Tensor) else leaf
-        return TraceGraph(self, map_leaves(out, result))
+        outputs = map_leaves(out, result)
+        self.guard[0] = self.shape_read
+        if self.shape_read and _assigns(self.nodes):
+            self.fail("a shape that depends on values was read in Python, in a function that "
+                      "updates variables")
+        return TraceGraph(self, outputs)
+
+
+def _assigns(nodes):
+    """Whether ``nodes`` (branches and loop bodies included) update a variable."""
+    for node in nodes:
+        kind = node[0]
+        if kind is ASSIGN or (kind is COND and (_assigns(node[2][0]) or _assigns(node[3][0]))) or \
+                (kind is WHILE and (_assigns(node[3][0]) or _assigns(node[4][0]))):
+            return True
+    return False
 
 
 def _variable(ref, flat_inputs):
@@ -575,6 +729,7 @@ class TraceGraph:
         self.constants = dict(recorder.constants)
         self.inputs = tuple(recorder.inputs)
         self.outputs = outputs
+        self.dynamic = frozenset(getattr(recorder, "dynamic", ()))   # (see TraceRecorder)
         self._specs = recorder.specs
         self._prepared = None         # the nodes as ``prepare`` makes them, on the first replay
         self._program = None          # the compiled nodes (False: they do not compile)
@@ -671,6 +826,40 @@ def _replay_vjp(node, vals, flat_inputs):
             vals[slot] = c
 
 
+def _replay_call(node, vals):
+    """``(CALL, replayed.Call, context, (args, kwargs), results, guard, shapes)``: the function
+    called again on the slots' tensors; with the guard set, a result of another shape than the
+    trace's raises ``ShapeChanged``."""
+    _, call, context, (args, kwargs), outs, guard, shapes = node
+
+    def fill(x):
+        return vals[x.i] if isinstance(x, _Out) else x
+    args, kwargs = map_leaves(fill, args), map_leaves(fill, kwargs)
+    if context is None:
+        got = call.fn(*args, **kwargs)
+    else:
+        with context:
+            got = call.fn(*args, **kwargs)
+    for slot, value, shape in zip(outs, _leaves(got), shapes):
+        if slot is not None:
+            if guard is not None and guard[0] and tuple(value._value.shape) != shape:
+                raise ShapeChanged(call.op)
+            vals[slot] = value
+
+
+def _leaves(x):
+    """The leaves of a call's result: tensors (a composite's components) and other values."""
+    if isinstance(x, (list, tuple)):
+        return [leaf for v in x for leaf in _leaves(v)]
+    if isinstance(x, dict):
+        return [leaf for v in x.values() for leaf in _leaves(v)]
+    if isinstance(x, Tensor):
+        return [x]
+    found = []
+    map_leaves(found.append, x)        # (a SparseTensor's or RaggedTensor's components)
+    return found
+
+
 def _replay_cond(node, vals, flat_inputs):
     """``(COND, predicate slot, (nodes, output slots) per branch, output slots)``."""
     nodes, outs = node[2] if truth(vals[node[1]]) else node[3]
@@ -725,6 +914,8 @@ def run_nodes(nodes, vals, flat_inputs):
             _replay_cond(node, vals, flat_inputs)
         elif kind is WHILE:
             _replay_while(node, vals, flat_inputs)
+        elif kind is CALL:
+            _replay_call(node, vals)
         else:
             var = node[1]
             var = flat_inputs[var] if type(var) is int else var

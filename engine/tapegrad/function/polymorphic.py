@@ -8,7 +8,7 @@ import weakref
 
 from .calls import _calls, _run_eagerly, call_scope, call_watchers, hooked
 from .concrete import ConcreteFunction, call_signature
-from .graph import TraceRecorder, as_built_graph_error
+from .graph import ShapeChanged, TraceRecorder, as_built_graph_error
 from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
                    tensor_dims, trace_key)
 from .retracing import retracing_watch
@@ -242,7 +242,10 @@ class Function:
             result, graphs[shapes] = self._run(values, named, not tracing, record=flat)
             return result
         if graph.replayable:
-            return graph.replay_in(self._label, flat)
+            try:
+                return graph.replay_in(self._label, flat)
+            except ShapeChanged:       # (the graph holds no variable update: see graph.py)
+                pass
         return self._run(values, named, hide_prints=True)
 
     def _check_variables_made_once(self, first, values, named):

@@ -8,6 +8,7 @@ from ..ground import (  # noqa: F401  (reshape and broadcast_to are the ground's
 )
 from ..ground import conj_if_complex
 from ..recording import bind
+from ..replayed import replayed
 from ..table import deflinear, primitive
 from ..checks.dtype_rules import ANY, INTERNAL
 from ..tensor import Tensor, VariableBase, convert_to_tensor, wrap
@@ -333,6 +334,7 @@ def _like(input, dtype):  # noqa: A002
 
 
 @allocating("ZerosLike")
+@replayed("ZerosLike", dynamic_shape=True, only_dynamic=True)
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
     if dt == object:        # a string tensor: TensorFlow's zero is the empty string
@@ -341,6 +343,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
 
 
 @allocating("OnesLike")
+@replayed("OnesLike", dynamic_shape=True, only_dynamic=True)
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     shape, dt = _like(input, dtype)
     return wrap(xp.ones(shape, dt))
@@ -402,14 +405,17 @@ def linspace(start, stop, num, name=None, axis=0):
                             axis=axis).astype(out_dtype))
 
 
+@replayed("Shape", only_dynamic=True)
 def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return wrap(xp.array(convert.tensor(input)._value.shape, dtype=_dt(out_type)))
 
 
+@replayed("Size", only_dynamic=True)
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return wrap(xp.array(convert.tensor(input)._value.size, dtype=_dt(out_type)))
 
 
+@replayed("Rank", only_dynamic=True)
 def rank(input, name=None):  # noqa: A002
     return wrap(xp.array(convert.tensor(input)._value.ndim, dtype=xp.int32))
 

@@ -4,6 +4,7 @@ import math as _math
 from ..backend import xp
 from .. import convert
 from .. import random as tf_random
+from ..rng.streams import draw
 from .. import checks
 from ..checks import check_dtype
 from ..errors import InvalidArgumentError
@@ -279,9 +280,15 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                          f" got {rate}")
     shape = tuple(x._value.shape) if noise_shape is None else \
         tuple(int(d) for d in noise_shape)
-    u = tf_random.uniform(shape, dtype=x.dtype, seed=seed)._value
-    keep = (u >= rate).astype(x._value.dtype) / x._value.dtype.type(1 - rate)
-    return multiply(x, wrap(keep))
+    return multiply(x, _dropout_scale(shape, x.dtype, rate, seed))
+
+
+@draw("RandomUniform")
+def _dropout_scale(shape, dtype, rate, seed=None):
+    """Dropout's factors: 0 where an entry is dropped, 1 / (1 - rate) where it is kept (in a
+    traced function, drawn again on every call)."""
+    u = tf_random.uniform(shape, dtype=dtype, seed=seed)._value
+    return wrap((u >= rate).astype(u.dtype) / u.dtype.type(1 - rate))
 
 
 MOMENTS = composite("Moments", NUMBER)

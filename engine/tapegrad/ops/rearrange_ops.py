@@ -14,6 +14,7 @@ from .. import checks, convert, dtypes
 from ..errors import InvalidArgumentError
 from ..ground import add, broadcast_to, multiply, reshape
 from ..recording import bind
+from ..replayed import replayed
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import ANY, NUMBER, REAL, composite
 from .. import shape_rules
@@ -222,6 +223,7 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
 
 
 # -- unique, partitions, stitches ---------------------------------------------------------------
+@replayed("UniqueWithCounts", dynamic_shape=True)
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """``(y, idx, count)``: the distinct values of a 1-D tensor in order of first appearance, each
     entry's position in ``y``, and how often each value occurs.

@@ -10,6 +10,7 @@ from ..backend import xp
 from ..dtypes import as_dtype
 from ..errors import InvalidArgumentError
 from ..recording import bind
+from ..replayed import replayed
 from ..table import defjvp, defvjp, primitive
 from ..checks.dtype_rules import INTERNAL
 from ..tensor import convert_to_tensor, wrap
@@ -181,6 +182,7 @@ def in_top_k(targets, predictions, k, name=None):
 _Unique = result_pair("_Unique", "y", "idx", __name__, named_repr=False)
 
 
+@replayed("Unique", dynamic_shape=True)
 def unique(x, out_idx="int32", name=None):
     """``(y, idx)``: the distinct values of a 1-D tensor in order of first appearance, and for
     each entry of ``x`` its position in ``y``.

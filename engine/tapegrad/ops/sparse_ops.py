@@ -14,6 +14,7 @@ from .. import shape_rules
 from ..checks.dtype_rules import NUMBER
 from ..batching import own_vjp
 from ..recording import bind
+from ..replayed import replayed
 from ..table import defshape, defvjp, exempt, primitive
 from .array_ops import concat, fill
 from .indexing_ops import gather, gather_nd, scatter_nd
@@ -132,6 +133,7 @@ def _sparse(x, op):
     return x
 
 
+@replayed("SparseToDense", dynamic_shape=True)
 def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor: the values at their indices, ``default_value`` (0) elsewhere."""
     sp = _sparse(sp_input, "sparse.to_dense")

@@ -15,6 +15,7 @@ import secrets as _secrets
 from ..backend import xp as np
 from .. import dtypes
 from ..ground import as_shape
+from ..replayed import replayed
 from ..tensor import Tensor, wrap
 from ..variables import Variable
 from . import distributions, philox, stateless
@@ -152,6 +153,7 @@ class Generator:
         self._take(int(np.asarray(getattr(delta, "_value", delta))))
 
     # -- draws ------------------------------------------------------------------------------
+    @replayed("StatefulUniform")
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         """Uniform values in [minval, maxval); integer dtypes need both bounds or neither."""
         d = dtypes.as_dtype(dtype)
@@ -162,6 +164,7 @@ class Generator:
         key, counter = self._take(_count(shape))
         return stateless.uniform_from(key, counter, shape, minval, maxval, d)
 
+    @replayed("StatefulUniformFullInt")
     def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None):
         """Integers over the whole range of ``dtype``."""
         d = dtypes.as_dtype(dtype)
@@ -169,12 +172,14 @@ class Generator:
         key, counter = self._take(_count(shape))
         return wrap(distributions.full_int(key, counter, shape, d.name))
 
+    @replayed("StatefulStandardNormalV2")
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         d = dtypes.as_dtype(dtype)
         shape = as_shape(shape)
         key, counter = self._take(_count(shape))
         return stateless.affine(distributions.normal(key, counter, shape, d.name), stddev, mean, d)
 
+    @replayed("StatefulTruncatedNormal")
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         d = dtypes.as_dtype(dtype)
         shape = as_shape(shape)
@@ -182,6 +187,7 @@ class Generator:
         rnd = distributions.truncated_normal(key, counter, shape, d.name)
         return stateless.affine(rnd, stddev, mean, d)
 
+    @replayed("StatefulRandomBinomial")
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
         """Binomial counts (TF's law and state advance; not TF's values)."""
         d = dtypes.as_dtype(dtype)
@@ -197,6 +203,7 @@ class Generator:
     def _make_int64_keys(self, shape=()):
         return self.uniform_full_int(shape, dtypes.int64)
 
+    @replayed("StatefulUniformFullInt")
     def make_seeds(self, count=1):
         """``count`` seeds for stateless ops, as the columns of an int64 [2, count] tensor."""
         keys = self._make_int64_keys([int(count)])._value

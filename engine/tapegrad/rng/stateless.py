@@ -9,6 +9,7 @@ from ..backend import xp as np
 from .. import convert, dtypes
 from ..errors import InvalidArgumentError
 from ..ground import as_shape
+from ..replayed import replayed
 from ..tensor import Tensor, wrap
 from . import distributions, philox
 
@@ -114,6 +115,7 @@ def check_uniform_args(minval, maxval, dtype):
     return minval, 1 if maxval is None else maxval
 
 
+@replayed("StatelessRandomUniformV2")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg="auto_select"):
     """Uniform values in [minval, maxval), the same for the same ``seed``; integer dtypes with
@@ -129,6 +131,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     return uniform_from(key, counter, shape, minval, maxval, d)
 
 
+@replayed("StatelessRandomNormalV2")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg="auto_select"):
     """Normal values (Box-Muller on Philox uniforms), mean + stddev * z.
@@ -142,6 +145,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     return affine(distributions.normal(key, counter, as_shape(shape), d.name), stddev, mean, d)
 
 
+@replayed("StatelessTruncatedNormalV2")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg="auto_select"):
     """Normal values redrawn until within two standard deviations, mean + stddev * z."""
@@ -151,6 +155,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     return affine(rnd, stddev, mean, d)
 
 
+@replayed("StatelessMultinomial")
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
     """``num_samples`` class indices per row of ``logits`` ([batch, classes], unnormalised log
     probabilities).
@@ -185,6 +190,7 @@ def _params(shape, *params):
                                    f"cannot be broadcast to the output shape {list(shape)}")
 
 
+@replayed("StatelessRandomBinomial")
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
     """Binomial counts of successes (same law as TF's, not the same values: TF samples by
     rejection).
@@ -211,6 +217,7 @@ def _gamma_shape(shape, alpha, beta):
     return shape, np.broadcast_to(a, shape), np.broadcast_to(b, shape)
 
 
+@replayed("StatelessRandomGammaV3")
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
     """Gamma(alpha, rate beta) samples (same law as TF's, not the same values: TF samples by
     rejection); ``shape`` must end with the broadcast shape of alpha and beta."""
@@ -220,6 +227,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     return wrap((rng.standard_gamma(a) / b).astype(d.as_numpy_dtype))
 
 
+@replayed("StatelessRandomPoisson")
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     """Poisson(lam) counts (same law as TF's, not the same values)."""
     d = _dtype(dtype, ("float16", "float32", "float64", "int32", "int64"))
@@ -259,6 +267,7 @@ def _truncated_standard(rng, lo, hi):
     return out * signs
 
 
+@replayed("StatelessParameterizedTruncatedNormal")
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
                                              maxvals=2.0, name=None):
     """Normal(means, stddevs) values restricted to [minvals, maxvals] (same law as TF's, not
@@ -273,6 +282,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     return wrap((mu + sd * z).astype(dt))
 
 
+@replayed("StatelessRandomUniformFullIntV2")
 def split(seed, num=2, alg="auto_select"):
     """``num`` new seeds (shape [num, 2]) derived from ``seed``."""
     s = convert.tensor(seed)
@@ -280,6 +290,7 @@ def split(seed, num=2, alg="auto_select"):
     return stateless_uniform([int(num), 2], seed=s, dtype=d, minval=None, maxval=None, alg=alg)
 
 
+@replayed("StatelessRandomUniformFullIntV2")
 def fold_in(seed, data, alg="auto_select"):
     """A new seed from ``seed`` and an integer ``data``: [one draw of the seed, data]."""
     data = convert.tensor(data)

@@ -11,7 +11,8 @@ raises ``ValueError`` naming it.
 """
 from .. import dtypes
 from ..backend import host as np
-from ..function.graph import ASSIGN, OP, READ, _Out, _saved_vjps
+from ..function.graph import ASSIGN, CALL, OP, READ, _Out, _saved_vjps
+from ..function.keys import RaggedParts, SparseParts
 from ..primitives import TABLE
 from ..tensor_spec import TensorSpec
 
@@ -121,6 +122,29 @@ def encode_structure(value, where):
 
 
 # ---------------------------------------------------------------- graphs
+def _holds_composite(x):
+    if isinstance(x, (RaggedParts, SparseParts)):
+        return True
+    if isinstance(x, dict):
+        return any(_holds_composite(v) for v in x.values())
+    return isinstance(x, (list, tuple)) and any(_holds_composite(v) for v in x)
+
+
+def _encode_call(node, where):
+    """A ``CALL`` node (``replayed.py``): the function by name, its arguments with the graph's
+    tensors as slots, its results' slots and shapes (a seeded draw's stream is made again when
+    the model is loaded, from the node's place among the graph's calls)."""
+    _, call, context, (args, kwargs), outs, guard, shapes = node
+    what = f"{where}: {call.op} ({call.fn.__qualname__})"
+    if _holds_composite((args, kwargs)):
+        raise NotSaveable(f"{what} takes a SparseTensor or RaggedTensor made inside the "
+                          f"function, which a SavedModel cannot store: pass it as an argument.")
+    return {"call": call.name, "args": encode_structure(args, what),
+            "kwargs": encode_structure(kwargs, what), "out": list(outs),
+            "dynamic": guard is not None, "guard": bool(guard and guard[0]),
+            "shapes": [None if s is None else list(s) for s in shapes]}
+
+
 def encode_graph(graph, variable_ids, where):
     """A ``TraceGraph`` as JSON and its constants as arrays: ``(json, {slot: array})``.
     ``variable_ids(variable)`` is the variable's node in the object graph."""
@@ -137,6 +161,8 @@ def encode_graph(graph, variable_ids, where):
             nodes.append({"read": ref(node[1]), "out": node[2]})
         elif kind is ASSIGN:
             nodes.append({"assign": ref(node[1]), "kind": node[2], "in": node[3]})
+        elif kind is CALL:
+            nodes.append(_encode_call(node, where))
         else:
             _, vjp, attrs, wanted, ins, outs, name = node
             if _saved_vjps.get(TABLE[name], TABLE[name].vjp) is not vjp:

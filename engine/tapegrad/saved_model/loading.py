@@ -6,9 +6,9 @@ import json
 import os
 import types
 
-from .. import dtypes
+from .. import dtypes, replayed
 from ..backend import host as np
-from ..function.graph import ASSIGN, OP, READ, VJP, TraceGraph, _saved_vjps
+from ..function.graph import ASSIGN, CALL, OP, READ, VJP, TraceGraph, _saved_vjps
 from ..primitives import TABLE
 from ..tensor import wrap
 from ..variables import Variable
@@ -120,7 +120,7 @@ def _concrete(k, saved, nodes, constants):
         for slot, value in graph.get("sized_constants", {}).items():
             values[int(slot)] = wrap(np.asarray(decode(value)))
         recorder = types.SimpleNamespace(
-            reason=None, nodes=[_node(n, nodes) for n in graph["nodes"]], constants=values,
+            reason=None, nodes=_nodes(graph["nodes"], nodes), constants=values,
             inputs=[tuple(p) for p in graph["inputs"]],
             specs=[(tuple(s), dtypes.as_dtype(d)) for s, d in graph["specs"]])
         return TraceGraph(recorder, decode(graph["outputs"]))
@@ -131,6 +131,29 @@ def _concrete(k, saved, nodes, constants):
 
 def _ref(ref, nodes):
     return ref["arg"] if "arg" in ref else nodes[ref["variable"]]
+
+
+def _nodes(saved, nodes):
+    """The nodes of a saved graph; a ``CALL`` node's context is made again from its place
+    among the graph's calls (``replayed.Call.node_context``)."""
+    out, calls = [], 0
+    for n in saved:
+        if "call" in n:
+            out.append(_call_node(n, calls))
+            calls += 1
+        else:
+            out.append(_node(n, nodes))
+    return out
+
+
+def _call_node(n, ordinal):
+    call = replayed.CALLS.get(n["call"])
+    if call is None:
+        raise ValueError(f"this SavedModel calls {n['call']}, which this tapegrad does not have")
+    args, kwargs = decode(n["args"]), decode(n["kwargs"])
+    return (CALL, call, call.node_context(args, kwargs, ordinal), (args, kwargs),
+            tuple(n["out"]), [n["guard"]] if n["dynamic"] else None,
+            tuple(None if s is None else tuple(s) for s in n["shapes"]))
 
 
 def _node(n, nodes):

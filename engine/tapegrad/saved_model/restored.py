@@ -4,6 +4,8 @@ saved graph, so tapes around the call record its ops and variables are read afre
 signatures (keyword arguments in, a dict of named outputs out, as TensorFlow's)."""
 import collections.abc
 
+from ..errors import InvalidArgumentError
+from ..function.graph import ShapeChanged
 from ..function.keys import map_leaves
 from ..tensor import Tensor, convert_to_tensor
 from ..tensor_spec import TensorSpec, dims_compatible
@@ -82,7 +84,13 @@ class RestoredConcreteFunction:
         graph = self._graphs.get(sizes)
         if graph is None:
             graph = self._graphs[sizes] = self._build(sizes)
-        return graph.replay_in(self._label, flat)
+        try:
+            return graph.replay_in(self._label, flat)
+        except ShapeChanged as e:
+            raise InvalidArgumentError(
+                f"{self._label}: {e.args[0]} gave a result of another shape than when the "
+                f"function was saved, and the saved graph depends on that shape (it read it in "
+                f"Python). Save the function without reading that shape in Python.") from None
 
     def __call__(self, *args, **kwargs):
         try:

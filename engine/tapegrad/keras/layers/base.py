@@ -14,6 +14,7 @@ import inspect
 
 from ... import dtypes, nest, recording
 from ...module import Module
+from ...name_scope import init_scope
 from ...ops import add_n, cast, reduce_sum
 from ...tensor import convert_to_tensor
 from ...variables import ResourceVariable, Variable
@@ -200,7 +201,7 @@ class Layer(Module):
                              f"path='{self.name}/{name if name is not None else 'variable'}'")
         shape = () if shape is None else tuple(int(d) for d in shape)
         name = name if name is not None else "variable"
-        with self._own_scope():
+        with self._own_scope(), init_scope():      # (in a trace: made once, out of its graph)
             v = LayerVariable(init(shape, dtype=dtype), name=name,
                               trainable=trainable and self._trainable, dtype=dtype)
             v._path = keras_path(name)

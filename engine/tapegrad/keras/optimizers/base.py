@@ -21,6 +21,7 @@ import warnings
 
 from ...backend import xp
 from ...distribute import context as distribute_context
+from ...replayed import replayed
 from ...tape import GradientTape
 from ...tensor import convert_to_tensor
 from ...variables import Variable
@@ -301,6 +302,7 @@ class Optimizer:
         self.apply(grads, variables)
         return self._iterations
 
+    @replayed("ApplyGradients")        # (in a traced function: one node, run on every call)
     def apply(self, grads, trainable_variables=None):
         """Applies ``grads`` to ``trainable_variables`` (default: those it was built with)."""
         grads = list(grads)
