@@ -127,7 +127,6 @@ def test_variable_arguments_are_inputs_of_the_graph():
 @pytest.mark.parametrize("body, reason", [
     (lambda x: x if x > 0 else -x, "bool()"),
     (lambda x: x + float(x), "value was read"),
-    (lambda x: (tf.print(x), x)[1], "read the values"),   # (tf.print reads them to print)
 ])
 def test_value_dependent_traces_run_python_on_every_call(body, reason, capsys):
     f = tf.function(body)

@@ -279,3 +279,51 @@ def test_a_saved_graph_that_read_a_value_dependent_shape_says_so_when_it_changes
     assert loaded.pad(tf.constant([7, 7, 7])).numpy().tolist() == [7, 0, 0, 0]   # (traced on zeros)
     with pytest.raises(tf.errors.InvalidArgumentError, match="another shape"):
         loaded.pad(tf.constant([5, 6, 7]))
+
+
+def test_tf_print_is_a_node_that_prints_on_every_replay(capsys):
+    runs = []
+
+    @tf.function
+    def show(x):
+        runs.append(1)
+        tf.print("x:", x, {"twice": x * 2})
+        return x + 1
+    for v in (1, 2, 3):
+        show(tf.constant(v))
+    assert capsys.readouterr().out == "x: 1 {'twice': 2}\nx: 2 {'twice': 4}\nx: 3 {'twice': 6}\n"
+    assert len(runs) == 1
+    (graph,) = _graphs(show)
+    assert graph.replayable and _calls(graph) == ["PrintV2"]
+
+
+def test_a_new_shape_of_a_relaxed_signature_replays_and_prints_nothing(capsys):
+    """With an ``input_signature`` leaving a dimension open, a call with a new size records its
+    graph by running Python with prints hidden; an argument printed there is the placeholder,
+    read without its values, so that graph replays too."""
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.int32),))
+    def step(x):
+        print("tracing", x)
+        return x * 2
+    for values in ([1, 2], [3, 4, 5], [6, 7, 8]):
+        assert step(tf.constant(values)).numpy().tolist() == [2 * v for v in values]
+    assert capsys.readouterr().out == 'tracing Tensor("x:0", shape=(None,), dtype=int32)\n'
+    assert all(g.replayable for g in _graphs(step))
+
+
+def test_ragged_reductions_replay_over_other_row_partitions():
+    runs = []
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32)])
+    def row_means(rt):
+        runs.append(1)
+        return tf.reduce_mean(rt, axis=1), tf.reduce_max(rt, axis=0)
+    for rows in ([[1.0, 3.0], [5.0]], [[2.0], [4.0, 6.0, 8.0], []], [[1.0, 2.0], [3.0, 4.0]]):
+        means, col_max = row_means(tf.ragged.constant(rows, dtype=tf.float32))
+        eager = tf.reduce_mean(tf.ragged.constant(rows, dtype=tf.float32), axis=1)
+        np.testing.assert_array_equal(means.numpy(), eager.numpy())
+        width = max(len(r) for r in rows)
+        assert col_max.numpy().tolist() == [max(r[i] for r in rows if len(r) > i)
+                                            for i in range(width)]
+    assert len(runs) == 1
+    assert all(g.replayable for g in _graphs(row_means))

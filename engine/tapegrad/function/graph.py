@@ -26,10 +26,15 @@ the Python body on every call, as before (see the package docstring). What marks
 
 An engine function marked ``@replayed`` (``replayed.py``: random draws, ``tf.unique``,
 ``tf.sparse.to_dense``...) is not a primitive but is recorded as one ``CALL`` node, called again on
-every replay. Where its results' shapes depend on the values (``dynamic_shape``), tensors computed
-from them are *dynamic* (``TraceRecorder.dynamic``); a trace that reads such a shape in Python
-(``x.shape``, ``len(x)``) checks it on every replay, and a replay that finds another shape runs the
-Python body instead (``ShapeChanged``).
+every replay.
+
+Shapes a replay may change are tracked (``TraceRecorder.dynamic``): an input's size the
+signature leaves open (``None``), and a result whose shape depends on the values
+(``dynamic_shape``: ``TraceRecorder.valued``), with every tensor computed from them. A trace that
+read none of those shapes in Python serves every open size (``TraceGraph.any_size``); else it
+serves the input shapes it was recorded for. A trace that read a value-dependent shape checks it
+on every replay, and a replay that finds another shape runs the Python body instead
+(``ShapeChanged``).
 """
 import inspect
 import linecache
@@ -306,7 +311,7 @@ def _read_array(self):
         _mark(f.f_code.co_name)
         return value
     if type(value) is np.ndarray:
-        return value.view(_WatchedShape if _dynamic(self) else _Watched)
+        return _watched(self, value)
     # (a reduction's value is a NumPy scalar: it is watched as a 0-d array)
     return np.asarray(value).view(_Watched) if isinstance(value, np.generic) else value
 
@@ -314,15 +319,23 @@ def _read_array(self):
 _GUARDED_SLOT = property(_read_array, _SLOT.__set__)
 
 
-def _dynamic(t):
-    """Whether a trace in progress computed ``t`` with a shape that depends on values."""
-    return any(not r.opaque and r.dynamic and r._slot.get(t._id) in r.dynamic for r in _recorders)
+def _watched(t, value):
+    """``value`` (``t``'s array) as engine code sees it while tracing: a ``_WatchedShape`` where
+    a trace may see ``t`` with another shape on a replay, else a ``_Watched``."""
+    dynamic = [r for r in _recorders if not r.opaque and r.dynamic and
+               r._slot.get(t._id) in r.dynamic]
+    if not dynamic:
+        return value.view(_Watched)
+    view = value.view(_WatchedShape)
+    view.readers = [(r, r._slot[t._id] in r.valued) for r in dynamic]
+    return view
 
 
-def _shape_read():
-    for r in _recorders:
-        if not r.opaque and r.dynamic:
-            r.shape_read = True
+def _shape_read(view):
+    for r, valued in getattr(view, "readers", ()):
+        r.shape_read = True
+        if valued:
+            r.value_shape_read = True
 
 
 class _WatchedShape(_Watched):
@@ -331,16 +344,16 @@ class _WatchedShape(_Watched):
 
     @property
     def shape(self):
-        _shape_read()
+        _shape_read(self)
         return np.ndarray.shape.__get__(self)
 
     @property
     def size(self):
-        _shape_read()
+        _shape_read(self)
         return np.ndarray.size.__get__(self)
 
     def __len__(self):
-        _shape_read()
+        _shape_read(self)
         return np.ndarray.__len__(self)
 
 
@@ -433,7 +446,8 @@ class _EngineText:
     def write(self, text):
         if sys._getframe(1).f_code.co_filename.startswith(_ENGINE_DIR):
             for r in _recorders:
-                r.fail("the engine printed (tf.print)")
+                if not r.opaque:      # (tf.print itself is a node called again: replayed.py)
+                    r.fail("the engine printed")
         elif isinstance(self._stream, _HiddenPrints):   # (it would see this frame as the writer)
             return len(text)
         return self._stream.write(text)
@@ -491,7 +505,7 @@ class TraceRecorder:
     """Records one traced call (see the module docstring). Enter it around the body; ``finish``
     gives the ``TraceGraph``."""
 
-    def __init__(self, flat_inputs, strict=False):
+    def __init__(self, flat_inputs, strict=False, open_inputs=None):
         self.strict = strict          # no AutoGraph: bool() of a computed tensor is an error
         self.made_in_python = {}      # tensor id -> the engine function that made it in Python
         self.reason = None            # why the trace cannot be replayed (the first reason)
@@ -505,9 +519,11 @@ class TraceRecorder:
         self.branched = False         # a COND or WHILE node was recorded
         self.opaque = 0               # > 0 while a reverse rule runs unseen (_tensors_made_alone)
         self.calls = 0                # CALL nodes recorded (a node's ordinal: ``replayed``)
-        self.dynamic = set()          # slots whose shape depends on values (see ``replayed``)
-        self.shape_read = False       # such a shape was read in Python: replays check it
-        self.guard = [False]          # (shared by the CALL nodes: set to ``shape_read`` at the end)
+        self.dynamic = set()          # slots whose shape a replay may change (module docstring)
+        self.valued = set()           # those whose shape depends on values (``replayed``)
+        self.shape_read = False       # a dynamic shape was read in Python: per-shape graph
+        self.value_shape_read = False     # a valued one was: replays check it
+        self.guard = [False]          # (the CALL nodes': ``value_shape_read`` at the end)
         self.inputs = []              # (input index, slot) for tensor inputs
         self.flat_inputs = flat_inputs
         for i, x in enumerate(flat_inputs):
@@ -518,6 +534,8 @@ class TraceRecorder:
             else:
                 self._slot[x._id] = self._new(x)
                 self.inputs.append((i, self._slot[x._id]))
+                if open_inputs and open_inputs[i]:    # (a size the signature leaves open)
+                    self.dynamic.add(self._slot[x._id])
 
     def _new(self, example):
         """A new slot, for values like ``example`` (its shape and dtype are kept for listing)."""
@@ -539,12 +557,15 @@ class TraceRecorder:
         slot = self._slot[out._id] = self._new(out)
         if self.dynamic and not self.dynamic.isdisjoint(ins):
             self.dynamic.add(slot)
+            if not self.valued.isdisjoint(ins):
+                self.valued.add(slot)
         self.nodes.append((OP, prim, attrs, ins, slot))
 
-    def any_dynamic(self, structure):
-        """Whether a tensor in ``structure`` has a shape that depends on values."""
-        found = []
-        map_leaves(lambda x: isinstance(x, Tensor) and self._slot.get(x._id) in self.dynamic
+    def any_dynamic(self, structure, within=None):
+        """Whether a tensor in ``structure`` has a shape a replay may change (one of ``within``:
+        default ``dynamic``)."""
+        slots, found = self.dynamic if within is None else within, []
+        map_leaves(lambda x: isinstance(x, Tensor) and self._slot.get(x._id) in slots
                    and found.append(x), structure)
         return bool(found)
 
@@ -560,6 +581,8 @@ class TraceRecorder:
             return x
         dynamic = call.dynamic_shape or \
             (not call.only_dynamic and self.any_dynamic((args, kwargs)))
+        valued = call.dynamic_shape or \
+            (not call.only_dynamic and self.any_dynamic((args, kwargs), self.valued))
         ins = map_leaves(slot, args), map_leaves(slot, kwargs)
         outs, shapes = [], []
         for x in _leaves(out):
@@ -567,13 +590,15 @@ class TraceRecorder:
                 i = self._slot[x._id] = self._new(x)
                 if dynamic:
                     self.dynamic.add(i)
+                if valued:
+                    self.valued.add(i)
                 outs.append(i)
                 shapes.append(self.specs[i][0])
             else:
                 outs.append(None)
                 shapes.append(None)
         self.nodes.append((CALL, call, context, ins, tuple(outs),
-                           self.guard if dynamic else None, tuple(shapes)))
+                           self.guard if valued else None, tuple(shapes)))
         self.calls += 1
 
     def on_read(self, var, t):
@@ -687,8 +712,8 @@ class TraceRecorder:
         def out(leaf):
             return _Out(self.slot_of(leaf)) if isinstance(leaf, Tensor) else leaf
         outputs = map_leaves(out, result)
-        self.guard[0] = self.shape_read
-        if self.shape_read and _assigns(self.nodes):
+        self.guard[0] = self.value_shape_read
+        if self.value_shape_read and _assigns(self.nodes):
             self.fail("a shape that depends on values was read in Python, in a function that "
                       "updates variables")
         return TraceGraph(self, outputs)
@@ -730,6 +755,10 @@ class TraceGraph:
         self.inputs = tuple(recorder.inputs)
         self.outputs = outputs
         self.dynamic = frozenset(getattr(recorder, "dynamic", ()))   # (see TraceRecorder)
+        # It serves every size its signature leaves open: some input's size is open, and no
+        # shape of a tensor depending on one was read in Python.
+        self.any_size = self.replayable and any(s in self.dynamic for _, s in self.inputs) and \
+            not getattr(recorder, "shape_read", True)
         self._specs = recorder.specs
         self._prepared = None         # the nodes as ``prepare`` makes them, on the first replay
         self._program = None          # the compiled nodes (False: they do not compile)

@@ -232,6 +232,17 @@ def flat_inputs(values):
     return out
 
 
+def open_inputs(key, flat):
+    """For each of a call's flat inputs (``flat_inputs``), whether the trace ``key`` leaves a
+    dimension of it unknown (an ``input_signature``'s ``None``, or a relaxed retrace)."""
+    dims = iter(tensor_dims(key))
+    return [isinstance(x, Tensor) and _open(next(dims, ())) for x in flat]
+
+
+def _open(dims):
+    return dims is None or None in dims
+
+
 def input_shapes(flat):
     """The concrete shapes of a call's inputs: a recorded graph serves calls of these alone
     (shapes a Python body read while tracing are constants in its graph)."""

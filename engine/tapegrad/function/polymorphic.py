@@ -9,8 +9,8 @@ import weakref
 from .calls import _calls, _run_eagerly, call_scope, call_watchers, hooked
 from .concrete import ConcreteFunction, call_signature
 from .graph import ShapeChanged, TraceRecorder, as_built_graph_error
-from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, relaxed,
-                   tensor_dims, trace_key)
+from .keys import (as_tensor_leaf, fits, flat_inputs, input_shapes, map_leaves, open_inputs,
+                   relaxed, tensor_dims, trace_key)
 from .retracing import retracing_watch
 from .signatures import (bind_to_signature, check_input_signature,
                          check_signature_covers_parameters, named_arguments, parameter_names,
@@ -75,6 +75,7 @@ class Function:
         self._concrete = {}          # trace key -> ConcreteFunction
         self._signatures = {}        # trace key -> its signature's text, for a trace made by a call
         self._graphs = {}            # trace key -> {input shapes: TraceGraph}
+        self._any_size = {}          # trace key -> a TraceGraph serving every size it leaves open
         self._bound = weakref.WeakKeyDictionary()
         self._bound_by_id = {}
         try:
@@ -222,6 +223,7 @@ class Function:
         raises instead (``as_built_graph_error``), or None to raise ``error`` itself."""
         shapes_known = all(dims is not None and None not in dims for dims in tensor_dims(pattern))
         self._graphs.pop(pattern, None)
+        self._any_size.pop(pattern, None)
         if not shapes_known and getattr(error, "graph_class", None) is ValueError:
             return None
         self._traces.remove(pattern)
@@ -237,9 +239,14 @@ class Function:
         flat = flat_inputs(values)
         shapes = input_shapes(flat)
         graphs = self._graphs.setdefault(pattern, {})
-        graph = None if tracing else graphs.get(shapes)
+        graph = None if tracing else graphs.get(shapes) or self._any_size.get(pattern)
         if graph is None:
-            result, graphs[shapes] = self._run(values, named, not tracing, record=flat)
+            if not tracing:      # (its hidden prints show arguments as the trace's did)
+                values = with_symbolic_names(named, tensor_dims(pattern))
+            result, graph = self._run(values, named, not tracing, record=flat, pattern=pattern)
+            graphs[shapes] = graph
+            if graph.any_size:
+                self._any_size[pattern] = graph
             return result
         if graph.replayable:
             try:
@@ -264,15 +271,17 @@ class Function:
             "sure the tf.Variable is only created once or created outside tf.function. See "
             "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
-    def _run(self, values, named, hide_prints, record=None):
+    def _run(self, values, named, hide_prints, record=None, pattern=None):
         """Runs the Python body; with ``record`` (the call's flat inputs) also records its graph
-        and returns ``(result, graph)``."""
+        and returns ``(result, graph)``; ``pattern``'s unknown dimensions are left open in it
+        (``TraceRecorder``'s ``open_inputs``)."""
         args, kwargs = rebuild(self._signature, values, named)
         with call_scope(self._label, hide_prints), hooked(self._python_function):
             body = self._body()
             if record is None:
                 return outputs(body(*args, **kwargs))
-            with TraceRecorder(record, strict=not self._autograph) as recorder:
+            opened = open_inputs(pattern, record) if pattern is not None else None
+            with TraceRecorder(record, strict=not self._autograph, open_inputs=opened) as recorder:
                 result = outputs(body(*args, **kwargs))
                 return result, recorder.finish(result)
 

@@ -3,7 +3,7 @@ call traces, the inputs and outputs a concrete function lists, and results hande
 TensorFlow returns them."""
 import itertools
 
-from ..tensor import EagerTensor, Tensor, convert_to_tensor
+from ..tensor import EagerTensor, Tensor, TensorShape, convert_to_tensor
 from ..tensor_spec import TensorSpec, shape_text
 from ..variables import Variable
 from .keys import is_array, map_leaves
@@ -46,7 +46,7 @@ class GraphTensorView:
 
     @property
     def shape(self):
-        return TensorSpec(self._dims, self.dtype).shape
+        return TensorShape(self._dims)       # (a resource handle's too: TensorShape([]))
 
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={shape_text(self._dims)} dtype={self.dtype.name}>"

@@ -14,6 +14,7 @@ One deliberate difference: TensorFlow's default stream is stderr; here it is ``s
 import sys
 
 from ..backend import to_host, xp
+from ..replayed import replayed
 from ..tensor import Tensor
 from ..tensor_proto import c_escaped
 from ..variables import Variable
@@ -116,6 +117,7 @@ def _write(text, stream):
         stream.flush()
 
 
+@replayed("PrintV2")           # (in a traced function: a node that prints on every call)
 def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
     """Prints tensors (and any Python values) as TensorFlow formats them; returns None.
 

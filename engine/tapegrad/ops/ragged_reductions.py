@@ -17,6 +17,7 @@ row, and member rows add up position by position (``_segments``). Values move th
 from .. import dtypes
 from ..backend import xp
 from ..ground import reshape
+from ..replayed import replayed
 from ..tensor import wrap
 from .arithmetic_ops import cast as _cast, divide, maximum as _maximum, subtract as _subtract
 from .array_ops import expand_dims as _expand_dims
@@ -113,10 +114,14 @@ def _as_flags(kind):
 
 
 def _form(compute, name):
+    """The ragged form of ``tf.<name>``. It reads the row partition in Python, so in a traced
+    function it is one node called again on every call (``replayed.py``), its result's shape
+    depending on the row lengths."""
     def form(input_tensor, axis=None, keepdims=False, name=None):
         return compute(input_tensor, axis, keepdims)
-    form.__name__ = f"ragged_{name}"
-    return form
+    form.__name__ = form.__qualname__ = f"ragged_{name}"
+    op = "Ragged" + "".join(part.title() for part in name.split("_"))
+    return replayed(op, dynamic_shape=True)(form)
 
 
 FORMS = {reduce_sum: lambda x, a, k: reduce("sum", x, a, k),

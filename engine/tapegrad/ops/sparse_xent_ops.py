@@ -38,6 +38,7 @@ def _label_positions(labels, n):
 
 
 def _loss_impl(logits, labels):
+    _check_labels(labels, logits.shape[-1])     # (in the op, so a traced graph checks each call)
     fast = kernels.sparse_xent_loss(logits, labels)   # keeps its exponentials while a tape records
     if fast is not None:
         return fast
@@ -138,14 +139,17 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last "
                          f"dimension. Received: labels.shape={z.shape} and "
                          f"logits.shape={x.shape}")
-    depth = x._value.shape[-1]
-    if _any_outside(z._value, depth):
-        bad = (z._value < 0) | (z._value >= depth)
-        raise InvalidArgumentError(f"Received a label value of {int(z._value[bad].reshape(-1)[0])} "
-                                   f"which is outside the valid range of [0, {depth}).  Label "
-                                   f"values: {' '.join(map(str, z._value.reshape(-1)))} "
-                                   f"[Op:{_OP}]")
     return bind(SPARSE_XENT, (x, z), {})
+
+
+def _check_labels(labels, depth):
+    """TensorFlow's error for a label outside [0, depth)."""
+    if _any_outside(labels, depth):
+        bad = (labels < 0) | (labels >= depth)
+        raise InvalidArgumentError(f"Received a label value of {int(labels[bad].reshape(-1)[0])} "
+                                   f"which is outside the valid range of [0, {depth}).  Label "
+                                   f"values: {' '.join(map(str, labels.reshape(-1)))} "
+                                   f"[Op:{_OP}]")
 
 
 # -- batched rules (batching.py): every row of a jacobian in one pass --------------------------
