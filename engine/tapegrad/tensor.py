@@ -302,6 +302,15 @@ class Reference:
 _Reference = Reference
 
 
+_ARRAY_SLOT = Tensor.__dict__["_value"]      # (a trace replaces ``Tensor._value``: function/graph.py)
+
+
+def checked_shape(t):
+    """``t``'s shape, for an op's check of its arguments that the op also makes when it runs:
+    a trace in progress does not count this read as one its graph depends on."""
+    return _ARRAY_SLOT.__get__(t, Tensor).shape
+
+
 def wrap(array):
     """A new Tensor around ``array`` (no copy, no checks): the engine's hot path."""
     t = EagerTensor()

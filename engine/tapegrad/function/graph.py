@@ -144,7 +144,7 @@ def _recorded_vjp(prim, vjp):
         seeing = [r for r in _recorders if not r.opaque and r in active]
         marks = [r.enter_rule() for r in seeing]
         out = vjp(g, ans, inputs, attrs, wanted)
-        bound = max([len(r.nodes) - start for r, (start, _) in zip(seeing, marks)], default=0)
+        bound = max([len(r.nodes) - start for r, (start, *_) in zip(seeing, marks)], default=0)
         fused = bound > 1 and _engine_rule(vjp) and \
             _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound
         for r, mark in zip(seeing, marks):
@@ -622,17 +622,23 @@ class TraceRecorder:
     def enter_rule(self):
         """A reverse rule starts running through the trace: where its nodes start, and the
         reason the trace cannot be replayed so far (the rule's own reason is told apart)."""
-        mark = (len(self.nodes), self.reason)
+        mark = (len(self.nodes), self.reason, self.shape_read, self.value_shape_read)
         self.reason = None
+        self.shape_read = self.value_shape_read = False
         return mark
 
     def leave_rule(self, mark, prim, vjp, inputs, attrs, wanted, out, fused):
         """The rule that started at ``mark`` gave ``out``: its ops stay the graph's, unless
-        something in it cannot be replayed, or it is ``fused`` (see ``_recorded_vjp``); then
-        they give way to one ``VJP`` node."""
-        start, reason = mark
+        something in it cannot be replayed, or it is ``fused`` (see ``_recorded_vjp``), or it
+        read a shape a replay may change (an engine rule: called again, it reads the replay's);
+        then they give way to one ``VJP`` node."""
+        start, reason, shape_read, value_shape_read = mark
         made = self.made_in_python
-        if not fused and self.reason is None and not self.branched and all(
+        read = (self.shape_read, self.value_shape_read)
+        absorbed = read[0] and _engine_rule(vjp)
+        self.shape_read = shape_read or (read[0] and not absorbed)
+        self.value_shape_read = value_shape_read or (read[1] and not absorbed)
+        if not fused and not absorbed and self.reason is None and not self.branched and all(
                 c is None or (isinstance(c, Tensor) and (c._id in self._slot or c._id not in made))
                 for c in out):
             self.reason = reason
@@ -652,10 +658,17 @@ class TraceRecorder:
         # (a variable is the input of its read: ``(variable or input index,)`` stands for it)
         ins = tuple((self._variable_ref(x),) if isinstance(x, Variable) else self.slot_of(x)
                     for x in inputs)
+        slots = [i for i in ins if type(i) is int]
+        dynamic = self.dynamic and not self.dynamic.isdisjoint(slots)
+        valued = dynamic and not self.valued.isdisjoint(slots)
         outs = []
         for c in out:
             if c is not None:
-                self._slot[c._id] = self._new(c)
+                i = self._slot[c._id] = self._new(c)
+                if dynamic:
+                    self.dynamic.add(i)
+                if valued:
+                    self.valued.add(i)
             outs.append(None if c is None else self._slot[c._id])
         self.nodes.append((VJP, vjp, attrs, tuple(wanted), ins, tuple(outs), prim.name))
 

@@ -15,7 +15,7 @@ from ..errors import InvalidArgumentError, invalid_argument
 from ..kernels import dispatch as kernels
 from ..recording import bind
 from ..table import defjvp, defshape, defvjp, primitive
-from ..tensor import wrap
+from ..tensor import checked_shape, wrap
 from ..thread_state import state
 from .arithmetic_ops import multiply, subtract
 from .array_ops import expand_dims
@@ -38,6 +38,10 @@ def _label_positions(labels, n):
 
 
 def _loss_impl(logits, labels):
+    if labels.shape != logits.shape[:-1]:      # (the wrapper's check, for a graph's replays)
+        raise InvalidArgumentError(
+            f"logits and labels must have the same first dimension, got logits shape "
+            f"{list(logits.shape)} and labels shape {list(labels.shape)} [Op:{_OP}]")
     _check_labels(labels, logits.shape[-1])     # (in the op, so a traced graph checks each call)
     fast = kernels.sparse_xent_loss(logits, labels)   # keeps its exponentials while a tape records
     if fast is not None:
@@ -135,7 +139,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     if z._value.dtype not in (xp.int32, xp.int64):
         raise invalid_argument(f"Value for attr 'Tlabels' of {z.dtype.name} is not in the list of "
                                f"allowed values: int32, int64 [Op:{_OP}]", TypeError)
-    if x._value.ndim == 0 or z._value.shape != x._value.shape[:-1]:
+    if x._value.ndim == 0 or checked_shape(z) != checked_shape(x)[:-1]:
         raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last "
                          f"dimension. Received: labels.shape={z.shape} and "
                          f"logits.shape={x.shape}")

@@ -211,3 +211,61 @@ def case_tracing_count_and_python_counter_with_draws(tf):
     outs.append(f(tf.constant([1.0, 2.0])))
     return [calls["n"], f.experimental_get_tracing_count(),
             all(2.0 <= float(o) <= 4.0 for o in outs[:4]), outs[-1].shape]
+
+
+def case_open_signature_runs_python_once_for_every_size(tf):
+    runs = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def scaled_rows(x):
+        runs.append(1)
+        return tf.reduce_sum(x * 2.0, axis=1) + tf.cast(tf.shape(x)[0], tf.float32)
+    out = [scaled_rows(tf.ones([n, 3])) for n in (1, 4, 2, 4)]
+    return [out, len(runs), scaled_rows.experimental_get_tracing_count()]
+
+
+def case_train_step_with_open_batch_and_sparse_labels(tf):
+    w = tf.Variable([[0.1, -0.2, 0.3], [0.0, 0.2, -0.1]])
+    b = tf.Variable([0.0, 0.1, -0.1])
+    runs = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def step(x, y):
+        runs.append(1)
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(x, w) + b
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.5 * gw)
+        b.assign_sub(0.5 * gb)
+        return loss
+    xs = [[[1.0, 2.0], [0.5, -1.0]], [[0.0, 1.0], [2.0, 0.0], [1.0, 1.0]], [[3.0, -1.0]]]
+    ys = [[0, 2], [1, 0, 2], [1]]
+    losses = [step(tf.constant(x), tf.constant(y)) for x, y in zip(xs * 2, ys * 2)]
+    return [losses, w, b, len(runs)]
+
+
+def case_bad_label_in_a_replayed_step_is_still_an_error(tf):
+    @tf.function
+    def loss(logits, labels):
+        return tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+    ok = loss(tf.zeros([2, 3]), tf.constant([0, 2]))
+    try:
+        loss(tf.zeros([2, 3]), tf.constant([0, 3]))
+        raised = None
+    except Exception as e:       # (TensorFlow's message differs in a graph: only the class)
+        raised = type(e).__name__
+    return [ok, raised]
+
+
+def case_ragged_signature_runs_python_once(tf):
+    runs = []
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32)])
+    def totals(rt):
+        runs.append(1)
+        return tf.reduce_sum(rt, axis=1) * 2.0
+    out = [totals(tf.ragged.constant(rows, dtype=tf.float32))
+           for rows in ([[1.0], [2.0, 3.0]], [[4.0, 5.0, 6.0]], [[], [1.0], [2.0, 2.0]])]
+    return [out, len(runs)]
