@@ -85,7 +85,9 @@ def seeds(targets, output_gradients):
     """The cotangent each target starts with: ones, or ``output_gradients``."""
     if output_gradients is None:
         # Speed: a scalar target's 1 made by the array constructor (C), not ``ones``' Python.
-        return [wrap(np.array(1, t._value.dtype) if not t._value.shape
+        # (A scalar is told by its rank: in a trace, reading a shape a replay may change would
+        # tie the graph to it.)
+        return [wrap(np.array(1, t._value.dtype) if t._value.ndim == 0
                      and t._value.dtype.kind in "fc" else np.ones(t._value.shape, t._value.dtype))
                 for t in targets]
     flat = nest.flatten(output_gradients) if isinstance(output_gradients, (list, tuple, dict)) \

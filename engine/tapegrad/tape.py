@@ -37,6 +37,8 @@ log = logging.getLogger("tapegrad")
 _getframe = sys._getframe
 
 creation_hooks = []   # called with each new tape (tapegrad.graph attaches its observer)
+showing = []          # the captures (graph.capturing) showing this run's tapes: the playground's,
+                      # the notebook widget's (Keras's fit then steps eagerly, a tape per step)
 notebook_display = None  # tapegrad.widget.display puts itself here (show, mimebundle)
 
 

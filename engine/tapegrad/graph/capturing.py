@@ -48,11 +48,14 @@ class Capture:
 
     def __enter__(self):
         tape_module.creation_hooks.append(self._on_tape)
+        tape_module.showing.append(self)
         return self
 
     def __exit__(self, *exc):
         if self._on_tape in tape_module.creation_hooks:
             tape_module.creation_hooks.remove(self._on_tape)
+        if self in tape_module.showing:
+            tape_module.showing.remove(self)
         return False
 
     def add_tape(self, tape):

@@ -269,3 +269,28 @@ def case_ragged_signature_runs_python_once(tf):
     out = [totals(tf.ragged.constant(rows, dtype=tf.float32))
            for rows in ([[1.0], [2.0, 3.0]], [[4.0, 5.0, 6.0]], [[], [1.0], [2.0, 2.0]])]
     return [out, len(runs)]
+
+
+def case_fit_traces_a_custom_train_step(tf):
+    import numpy as np
+    calls = []
+
+    class Counting(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            calls.append(1)
+            print("train_step traced")
+            return super().train_step(data)
+    model = Counting()
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.01), loss="mse", metrics=["mae"])
+    x = np.linspace(-1, 1, 30, dtype=np.float32).reshape(10, 3)
+    y = x.sum(axis=1, keepdims=True) * 0.5
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    even = model.fit(x[:8], y[:8], batch_size=4, epochs=1, shuffle=False, verbose=0)
+    return [len(calls), history.history, even.history, model.evaluate(x, y, verbose=0)]

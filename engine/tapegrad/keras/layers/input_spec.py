@@ -14,6 +14,7 @@ Traceback (most recent call last):
 ValueError: Input 0 with name 'None' of layer 'dense' is incompatible with the layer: expected min_ndim=2, found ndim=1. Full shape received: (4,)
 """
 from ... import nest
+from ...tensor import Tensor, checked_shape
 
 
 class InputSpec:
@@ -38,6 +39,8 @@ class InputSpec:
 
 
 def _shape(x):
+    if isinstance(x, Tensor):      # (a check: a traced step does not depend on this read)
+        return tuple(int(d) for d in checked_shape(x))
     shape = getattr(x, "shape", None)
     if shape is None:
         return None

@@ -17,7 +17,8 @@ from ... import nest
 from ... import ops
 from ...distribute import context as distribute_context
 from ...errors import InvalidArgumentError
-from ...tensor import Tensor, convert_to_tensor
+from ...function import executing_eagerly
+from ...tensor import Tensor, checked_shape, convert_to_tensor
 from ...variables import Variable
 from .. import naming
 
@@ -46,7 +47,7 @@ def as_tensor(x, dtype=None):
 
 
 def rank(x):
-    return len(x.shape)
+    return x.ndim if isinstance(x, Tensor) else len(x.shape)
 
 
 def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
@@ -89,20 +90,25 @@ def divide_no_nan(x, y):
 
 def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     """Keras's reduction of per-example values; a scalar or an empty vector is left as it is."""
-    if reduction in (None, "none") or tuple(values.shape) in ((), (0,)):
-        return values
+    if reduction in (None, "none") or rank(values) == 0 or \
+            (isinstance(values, Tensor) and checked_shape(values) == (0,)):
+        return values          # (a check a traced step need not depend on: an empty batch)
     total = ops.reduce_sum(values)
     if reduction == "sum":
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         return scale_loss_for_distribution(
             divide_no_nan(total, ops.cast(ops.reduce_sum(sample_weight), total.dtype)))
-    count = 1
-    for d in values.shape:
-        count *= int(d)
-    divisor = convert_to_tensor(float(count), dtype=total.dtype)
-    # Keras divides with divide_no_nan; with a known nonzero count a plain division is the same
-    mean = ops.divide(total, divisor) if count else divide_no_nan(total, divisor)
+    if executing_eagerly():
+        count = 1
+        for d in values.shape:
+            count *= int(d)
+        divisor = convert_to_tensor(float(count), dtype=total.dtype)
+        # Keras divides with divide_no_nan; with a known nonzero count a plain division is the
+        # same
+        mean = ops.divide(total, divisor) if count else divide_no_nan(total, divisor)
+    else:     # (in a traced step, the count of this call's values: the graph serves any size)
+        mean = divide_no_nan(total, ops.cast(ops.size(values), total.dtype))
     return scale_loss_for_distribution(mean)
 
 

@@ -23,6 +23,7 @@ import functools
 
 from ... import dtypes
 from ...backend import xp
+from ...replayed import replayed
 from ...tensor import wrap
 from ...variables import Variable
 from ..naming import unique_name
@@ -86,6 +87,19 @@ def _observed(result):
     return observed_result
 
 
+_ENGINE = __name__.split(".")[0] + "."
+
+
+def _replayed_methods(cls):
+    """An engine metric's ``update_state`` and ``result`` compute with NumPy: in a traced step
+    (``fit``'s ``train_function``, a user's ``tf.function``) each is one node called again on
+    every call (``replayed.py``), as TensorFlow's graph runs the metric's ops."""
+    for name, op in (("update_state", "MetricUpdateState"), ("result", "MetricResult")):
+        method = cls.__dict__.get(name)
+        if callable(method) and not hasattr(method, "replayed"):
+            setattr(cls, name, replayed(op)(method))
+
+
 class Metric:
     """Subclasses create state with ``add_variable`` and implement ``update_state``,
     ``result`` (and ``reset_state`` when zeros are not the initial state).
@@ -100,6 +114,8 @@ class Metric:
         result = cls.__dict__.get("result")
         if callable(result) and not getattr(result, "_observed", False):
             cls.result = _observed(result)
+        if cls.__module__.startswith(_ENGINE):
+            _replayed_methods(cls)
 
     def __init__(self, name=None, dtype=None):
         self.name = name if name is not None else unique_name(_snake(type(self).__name__))

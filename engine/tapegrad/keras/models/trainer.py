@@ -20,9 +20,12 @@ import logging
 import warnings
 
 from ... import nest
+from ...function import executing_eagerly, function as tf_function, functions_run_eagerly
 from ...backend import xp
 from ...distribute import context as distribute_context
-from ...ops import zeros
+from ...ops import shape, zeros
+from ...tensor import Tensor
+from ... import tape as tape_module
 from ...tape import GradientTape
 from .. import metrics as metrics_module
 from .. import optimizers as optimizers_module
@@ -37,11 +40,17 @@ log = logging.getLogger("tapegrad")
 
 
 def pythonify_logs(logs):
-    """Nested dicts flattened, keys sorted, tensors as Python floats."""
+    """Nested dicts flattened, keys sorted, tensors as Python floats (inside a ``tf.function``,
+    as a traced train step, they stay tensors: Keras's ``float()`` of a graph tensor fails
+    there and keeps it)."""
     out = {}
+    eager = executing_eagerly()
     for key, value in sorted((logs or {}).items()):
         if isinstance(value, dict):
             out.update(pythonify_logs(value))
+            continue
+        if not eager:
+            out[key] = value
             continue
         try:
             value = value.numpy() if hasattr(value, "numpy") else value
@@ -110,7 +119,7 @@ class Trainer:
 
     @property
     def run_eagerly(self):
-        return True
+        return self._run_eagerly
 
     @run_eagerly.setter
     def run_eagerly(self, value):
@@ -221,13 +230,20 @@ class Trainer:
         return pythonify_logs(out)
 
     def _batch_size_of(self, x):
+        """The batch's rows (in a traced step, a tensor of this call's: see ``reduce_values``)."""
         flat = nest.flatten(x)
-        return int(flat[0].shape[0]) if flat and getattr(flat[0], "shape", ()) else 1
+        if not flat:
+            return 1
+        if isinstance(flat[0], Tensor):
+            if flat[0].ndim == 0:
+                return 1
+            return int(flat[0].shape[0]) if executing_eagerly() else shape(flat[0])[0]
+        return int(flat[0].shape[0]) if getattr(flat[0], "shape", ()) else 1
 
     def _track_loss(self, loss, x):
         """The loss tracker counts the batch's loss, weighted by its rows (the loss a replica
         logs is the unscaled one; an empty part of a batch adds nothing, as in Keras)."""
-        if loss.shape.rank and not loss.shape.num_elements():
+        if loss.ndim and not loss.shape.num_elements():
             return
         self._loss_tracker.update_state(unscale_loss_for_distribution(loss),
                                         sample_weight=self._batch_size_of(x))
@@ -344,11 +360,47 @@ class Trainer:
                           "building your dataset.", UserWarning, stacklevel=3)
         return logs or {}
 
+    def _step_function(self, step_fn, batch):
+        """What ``fit`` and ``evaluate`` call per batch for ``step_fn`` (``self.train_step`` or
+        ``self.test_step``): as in Keras, a ``tf.function`` of it (``reduce_retracing``), made
+        once and kept as ``model.train_function`` / ``model.test_function``, unless the model
+        runs eagerly (``compile(run_eagerly=True)``). So a ``print`` in a custom ``train_step``
+        shows when it traces, and its steps replay a graph. While the playground or the
+        notebook widget shows the run's tapes (``tape.showing``), steps run eagerly: each
+        step's tape is what they show."""
+        name = f"{step_fn.__name__.replace('_step', '')}_function"
+        fn = self.__dict__.get(name)
+        if fn is None or fn._python_function != step_fn:
+            self._build_before_tracing(batch, name == "train_function")
+            fn = tf_function(step_fn, reduce_retracing=True)
+            self.__dict__[name] = fn
+        return fn
+
+    def _build_before_tracing(self, batch, training):
+        """The model's weights, the compiled metrics and the optimizer's variables made before
+        its first traced step, as Keras builds them before tracing (a first call that makes
+        variables traces twice: ``tf.function``'s rule). Where the model has no weights yet or
+        the metrics are not built, the model is called once on the batch's inputs (Keras calls
+        it on symbolic inputs)."""
+        x, y, _ = data_adapter.unpack(batch)
+        metrics = self._compile_metrics
+        build_metrics = metrics is not None and not metrics.built and y is not None
+        if not self.weights or build_metrics:
+            y_pred = self(x, training=False)
+            if build_metrics:
+                metrics._build(y, y_pred)
+        optimizer, variables = self.optimizer, self.trainable_variables
+        if training and optimizer is not None and not optimizer.built and variables:
+            optimizer.build(variables)
+            optimizer.built = True
+
     def _run_step(self, step_fn, batch):
         """One train or test step's logs; under a strategy of several replicas, each replica
         steps on its part of the batch and the logs are the metrics of them all."""
         strategy = self.distribute_strategy
         if not distributed.is_distributing(strategy):
+            if not self._run_eagerly and not functions_run_eagerly() and not tape_module.showing:
+                step_fn = self._step_function(step_fn, batch)
             return pythonify_logs(step_fn(batch))
         out = distributed.run_step(self, step_fn, batch)
         first = strategy.experimental_local_results(out)[0]
