@@ -111,3 +111,38 @@ def test_the_bar_is_hidden_without_traces_and_large_enough_by_touch_in_the_dark(
                   "    y = x * x\nprint(t.gradient(y, x))\n")
     assert play.run() == "ok"
     assert not pg.locator("[data-testid=graph-views]").is_visible()
+
+
+DRAWING = """import tensorflow as tf
+
+runs = []
+
+@tf.function
+def noisy_distinct(x):
+    runs.append(1)
+    y, idx = tf.unique(x)
+    return tf.nn.dropout(tf.cast(y, tf.float32), rate=0.5), tf.size(y)
+
+for values in ([1, 1, 2], [3, 4, 5], [6, 6, 6]):
+    dropped, n = noisy_distinct(tf.constant(values))
+    print(int(n), dropped.shape)
+print("python ran", len(runs))
+"""
+
+
+def test_graph_of_f_shows_draws_and_value_dependent_shapes_as_nodes(page, as_playground):
+    """A traced function holding a random draw and tf.unique: its Python runs once (as in
+    TensorFlow), and its graph lists those ops as nodes."""
+    play = as_playground(page("", viewport=(1366, 900)))
+    play.wait_ready()
+    play.set_code(DRAWING)
+    assert play.run() == "ok", play.console_text()
+    out = play.last_run_output()
+    assert "2 (2,)\n3 (3,)\n1 (1,)\npython ran 1" in out, out
+    pg = play.pg
+    pg.locator("[data-testid=graph-view-function]").click()
+    pg.wait_for_function("() => document.querySelector('[data-testid=graph-views]').dataset.view === '0'")
+    labels = _whole_labels(pg)
+    for op in ("Unique", "RandomUniform", "Size", "Mul"):
+        assert op in labels, (op, labels)
+    _shot(pg, "graph-of-f-draws")

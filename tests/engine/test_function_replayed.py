@@ -327,3 +327,16 @@ def test_ragged_reductions_replay_over_other_row_partitions():
                                             for i in range(width)]
     assert len(runs) == 1
     assert all(g.replayable for g in _graphs(row_means))
+
+
+def test_dropout_of_a_value_dependent_shape_follows_each_call():
+    runs = []
+
+    @tf.function
+    def drop_distinct(x):
+        runs.append(1)
+        y, _ = tf.unique(x)
+        return tf.nn.dropout(tf.cast(y, tf.float32), rate=0.5)
+    for values, n in (([1, 1, 2], 2), ([3, 4, 5], 3), ([6, 6, 6], 1)):
+        assert drop_distinct(tf.constant(values)).shape == (n,)
+    assert len(runs) == 1

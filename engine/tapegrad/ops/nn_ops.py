@@ -278,16 +278,16 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if not 0 <= rate < 1:
         raise ValueError(f"dropout: 'rate' must be a scalar tensor or a float in the range [0, 1),"
                          f" got {rate}")
-    shape = tuple(x._value.shape) if noise_shape is None else \
-        tuple(int(d) for d in noise_shape)
-    return multiply(x, _dropout_scale(shape, x.dtype, rate, seed))
+    noise_shape = None if noise_shape is None else tuple(int(d) for d in noise_shape)
+    return multiply(x, _dropout_scale(x, noise_shape, rate, seed))
 
 
 @draw("RandomUniform")
-def _dropout_scale(shape, dtype, rate, seed=None):
-    """Dropout's factors: 0 where an entry is dropped, 1 / (1 - rate) where it is kept (in a
-    traced function, drawn again on every call)."""
-    u = tf_random.uniform(shape, dtype=dtype, seed=seed)._value
+def _dropout_scale(x, noise_shape, rate, seed=None):
+    """Dropout's factors for ``x``: 0 where an entry is dropped, 1 / (1 - rate) where it is
+    kept (in a traced function, drawn again on every call, for that call's shape of ``x``)."""
+    shape = tuple(x._value.shape) if noise_shape is None else noise_shape
+    u = tf_random.uniform(shape, dtype=x.dtype, seed=seed)._value
     return wrap((u >= rate).astype(u.dtype) / u.dtype.type(1 - rate))
 
 
