@@ -22,11 +22,13 @@ CALLS = {}          # "module:qualname" -> its ``Call``
 class Call:
     """How a marked function becomes a node (see ``replayed``)."""
 
-    __slots__ = ("fn", "name", "op", "per_node", "dynamic_shape", "only_dynamic", "_signature")
+    __slots__ = ("fn", "name", "op", "per_node", "dynamic_shape", "only_dynamic", "pure",
+                 "_signature")
 
-    def __init__(self, fn, op, per_node, dynamic_shape, only_dynamic):
+    def __init__(self, fn, op, per_node, dynamic_shape, only_dynamic, pure):
         self.fn, self.op, self.per_node = fn, op, per_node
         self.dynamic_shape, self.only_dynamic = dynamic_shape, only_dynamic
+        self.pure = pure or dynamic_shape or only_dynamic
         self.name = f"{fn.__module__}:{fn.__qualname__}"
         self._signature = None
 
@@ -45,7 +47,7 @@ class Call:
         return self.per_node(self.arguments(args, kwargs), ordinal)
 
 
-def replayed(op, per_node=None, dynamic_shape=False, only_dynamic=False):
+def replayed(op, per_node=None, dynamic_shape=False, only_dynamic=False, pure=False):
     """Marks an engine function as a node that replays call again (see the module docstring).
 
     ``op``: the TensorFlow op type a concrete function's graph lists for it.
@@ -57,9 +59,12 @@ def replayed(op, per_node=None, dynamic_shape=False, only_dynamic=False):
     shapes (a trace that read such a shape in Python checks it on every replay).
     ``only_dynamic``: a node only when an argument has such a shape (``tf.shape``, ``tf.size``:
     otherwise the trace knows their result).
+    ``pure``: its results are a function of its arguments alone and it changes no state (implied
+    by the two above); a node that is not (a draw, an update, a print) is not run twice by a
+    replay that gives way to the Python body (``function.graph.ShapeChanged``).
     """
     def mark(fn):
-        call = Call(fn, op, per_node, dynamic_shape, only_dynamic)
+        call = Call(fn, op, per_node, dynamic_shape, only_dynamic, pure)
 
         @functools.wraps(fn)
         def run(*args, **kwargs):

@@ -340,3 +340,18 @@ def test_dropout_of_a_value_dependent_shape_follows_each_call():
     for values, n in (([1, 1, 2], 2), ([3, 4, 5], 3), ([6, 6, 6], 1)):
         assert drop_distinct(tf.constant(values)).shape == (n,)
     assert len(runs) == 1
+
+
+def test_a_shape_read_beside_a_draw_or_a_print_runs_python_each_call(capsys):
+    """A replay that finds another value-dependent shape gives way to the Python body; a draw or
+    a print before that point would then run twice, so such a trace runs Python every call."""
+    @tf.function
+    def f(x):
+        tf.print("call")
+        y, _ = tf.unique(x)
+        return tf.zeros([y.shape[0]]) + tf.random.uniform([])
+    for values, n in (([1, 1], 1), ([1, 2], 2)):
+        assert f(tf.constant(values)).shape == (n,)
+    assert capsys.readouterr().out == "call\ncall\n"
+    (graph,) = _graphs(f)
+    assert not graph.replayable and "draws or prints" in graph.reason

@@ -728,15 +728,17 @@ class TraceRecorder:
         self.guard[0] = self.value_shape_read
         if self.value_shape_read and _assigns(self.nodes):
             self.fail("a shape that depends on values was read in Python, in a function that "
-                      "updates variables")
+                      "updates variables, draws or prints")
         return TraceGraph(self, outputs)
 
 
 def _assigns(nodes):
-    """Whether ``nodes`` (branches and loop bodies included) update a variable."""
+    """Whether ``nodes`` (branches and loop bodies included) update a variable or call a
+    ``@replayed`` function that changes state (a draw, an optimizer's update, a print)."""
     for node in nodes:
         kind = node[0]
-        if kind is ASSIGN or (kind is COND and (_assigns(node[2][0]) or _assigns(node[3][0]))) or \
+        if kind is ASSIGN or (kind is CALL and not node[1].pure) or \
+                (kind is COND and (_assigns(node[2][0]) or _assigns(node[3][0]))) or \
                 (kind is WHILE and (_assigns(node[3][0]) or _assigns(node[4][0]))):
             return True
     return False

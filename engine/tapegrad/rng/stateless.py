@@ -115,7 +115,7 @@ def check_uniform_args(minval, maxval, dtype):
     return minval, 1 if maxval is None else maxval
 
 
-@replayed("StatelessRandomUniformV2")
+@replayed("StatelessRandomUniformV2", pure=True)
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg="auto_select"):
     """Uniform values in [minval, maxval), the same for the same ``seed``; integer dtypes with
@@ -131,7 +131,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     return uniform_from(key, counter, shape, minval, maxval, d)
 
 
-@replayed("StatelessRandomNormalV2")
+@replayed("StatelessRandomNormalV2", pure=True)
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg="auto_select"):
     """Normal values (Box-Muller on Philox uniforms), mean + stddev * z.
@@ -145,7 +145,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     return affine(distributions.normal(key, counter, as_shape(shape), d.name), stddev, mean, d)
 
 
-@replayed("StatelessTruncatedNormalV2")
+@replayed("StatelessTruncatedNormalV2", pure=True)
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg="auto_select"):
     """Normal values redrawn until within two standard deviations, mean + stddev * z."""
@@ -155,7 +155,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     return affine(rnd, stddev, mean, d)
 
 
-@replayed("StatelessMultinomial")
+@replayed("StatelessMultinomial", pure=True)
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
     """``num_samples`` class indices per row of ``logits`` ([batch, classes], unnormalised log
     probabilities).
@@ -190,7 +190,7 @@ def _params(shape, *params):
                                    f"cannot be broadcast to the output shape {list(shape)}")
 
 
-@replayed("StatelessRandomBinomial")
+@replayed("StatelessRandomBinomial", pure=True)
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
     """Binomial counts of successes (same law as TF's, not the same values: TF samples by
     rejection).
@@ -217,7 +217,7 @@ def _gamma_shape(shape, alpha, beta):
     return shape, np.broadcast_to(a, shape), np.broadcast_to(b, shape)
 
 
-@replayed("StatelessRandomGammaV3")
+@replayed("StatelessRandomGammaV3", pure=True)
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
     """Gamma(alpha, rate beta) samples (same law as TF's, not the same values: TF samples by
     rejection); ``shape`` must end with the broadcast shape of alpha and beta."""
@@ -227,7 +227,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     return wrap((rng.standard_gamma(a) / b).astype(d.as_numpy_dtype))
 
 
-@replayed("StatelessRandomPoisson")
+@replayed("StatelessRandomPoisson", pure=True)
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     """Poisson(lam) counts (same law as TF's, not the same values)."""
     d = _dtype(dtype, ("float16", "float32", "float64", "int32", "int64"))
@@ -267,7 +267,7 @@ def _truncated_standard(rng, lo, hi):
     return out * signs
 
 
-@replayed("StatelessParameterizedTruncatedNormal")
+@replayed("StatelessParameterizedTruncatedNormal", pure=True)
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
                                              maxvals=2.0, name=None):
     """Normal(means, stddevs) values restricted to [minvals, maxvals] (same law as TF's, not
@@ -282,7 +282,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     return wrap((mu + sd * z).astype(dt))
 
 
-@replayed("StatelessRandomUniformFullIntV2")
+@replayed("StatelessRandomUniformFullIntV2", pure=True)
 def split(seed, num=2, alg="auto_select"):
     """``num`` new seeds (shape [num, 2]) derived from ``seed``."""
     s = convert.tensor(seed)
@@ -290,7 +290,7 @@ def split(seed, num=2, alg="auto_select"):
     return stateless_uniform([int(num), 2], seed=s, dtype=d, minval=None, maxval=None, alg=alg)
 
 
-@replayed("StatelessRandomUniformFullIntV2")
+@replayed("StatelessRandomUniformFullIntV2", pure=True)
 def fold_in(seed, data, alg="auto_select"):
     """A new seed from ``seed`` and an integer ``data``: [one draw of the seed, data]."""
     data = convert.tensor(data)
