@@ -26,7 +26,7 @@ class NoGradient:
 
 class Primitive:
     __slots__ = ("name", "impl", "vjp", "jvp", "n_in", "error", "nondiff", "shape", "batched",
-                 "batched_vjp", "dtypes", "exempt")
+                 "batched_vjp", "dtypes", "exempt", "hands_on")
 
     def __init__(self, name, impl, error=None):
         if name in TABLE:
@@ -42,6 +42,9 @@ class Primitive:
         self.batched_vjp = None   # the VJP ``batched`` mirrors (a replaced VJP disables it)
         self.dtypes = None   # TensorFlow's accepted dtypes (checks.dtype_rules.Rule)
         self.exempt = {}     # rule kind ("vjp", "jvp", "batched", "dtypes", "shape") -> reason
+        # its reverse rule reuses what its forward kept while something records (conv_ops: the
+        # windows, the winners): a trace keeps the rule as one node, and replays let forwards keep
+        self.hands_on = False
         TABLE[name] = self
 
     def __repr__(self):

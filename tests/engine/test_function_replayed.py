@@ -355,3 +355,38 @@ def test_a_shape_read_beside_a_draw_or_a_print_runs_python_each_call(capsys):
     assert capsys.readouterr().out == "call\ncall\n"
     (graph,) = _graphs(f)
     assert not graph.replayable and "draws or prints" in graph.reason
+
+
+def test_a_traced_conv_step_keeps_the_forwards_windows_and_winners(monkeypatch):
+    """Conv2D's filter gradient and MaxPool's gradient reuse what their forwards kept while
+    something records (``Primitive.hands_on``): a trace keeps those rules as nodes and its
+    replays keep, so a replayed step gathers each convolution's windows once and searches each
+    pool's windows once, as an eager step does."""
+    conv_ops = __import__("tapegrad.ops.conv_ops", fromlist=["_im2col_numpy"])
+    calls = {"im2col": 0, "pool": 0}
+    im2col, pool = conv_ops._im2col_numpy, conv_ops.MAX_POOL.impl
+
+    def counting_im2col(*a, **k):
+        calls["im2col"] += 1
+        return im2col(*a, **k)
+
+    def counting_pool(*a, **k):
+        calls["pool"] += 1
+        return pool(*a, **k)
+    monkeypatch.setattr(conv_ops, "_im2col_numpy", counting_im2col)
+    monkeypatch.setattr(conv_ops.MAX_POOL, "impl", counting_pool)
+    w = tf.Variable(np.random.default_rng(0).normal(size=(3, 3, 1, 4)).astype(np.float32))
+    x = tf.constant(np.random.default_rng(1).random((2, 8, 8, 1), dtype=np.float32))
+
+    def step():
+        with tf.GradientTape() as tape:
+            h = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID")), 2, 2, "VALID")
+            loss = tf.reduce_sum(h * h)
+        return tape.gradient(loss, w)
+    eager = step()
+    traced = tf.function(step)
+    traced()                                       # (the trace)
+    calls.update(im2col=0, pool=0)
+    got = traced()
+    np.testing.assert_array_equal(got.numpy(), eager.numpy())
+    assert calls == {"im2col": 1, "pool": 1}, calls

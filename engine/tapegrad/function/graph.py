@@ -145,8 +145,8 @@ def _recorded_vjp(prim, vjp):
         marks = [r.enter_rule() for r in seeing]
         out = vjp(g, ans, inputs, attrs, wanted)
         bound = max([len(r.nodes) - start for r, (start, *_) in zip(seeing, marks)], default=0)
-        fused = bound > 1 and _engine_rule(vjp) and \
-            _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound
+        fused = _engine_rule(vjp) and (prim.hands_on or (
+            bound > 1 and _tensors_made_alone(vjp, g, ans, inputs, attrs, wanted) < bound))
         for r, mark in zip(seeing, marks):
             r.leave_rule(mark, prim, vjp, (g, ans, *inputs), attrs, wanted, out, fused)
         return out
@@ -778,6 +778,10 @@ class TraceGraph:
         self._prepared = None         # the nodes as ``prepare`` makes them, on the first replay
         self._program = None          # the compiled nodes (False: they do not compile)
         self._template = [None] * len(recorder.specs)
+        # a rule kept as one node reuses what its forward kept while something records
+        # (``Primitive.hands_on``): a replay then counts as recording for the forwards
+        self._keeps = any(node[0] is VJP and node[6] in TABLE and TABLE[node[6]].hands_on
+                          for node in self.nodes)
         for slot, t in self.constants.items():
             self._template[slot] = t
 
@@ -804,6 +808,15 @@ class TraceGraph:
         no tape or accumulator is active, by the compiled program (``compiled.py``), or where
         the graph does not compile, by the prepared steps (``prepare``), which run the same
         implementations on the same arrays without ``bind``'s per-op work."""
+        if not state.active and self._keeps:
+            entered(1)
+            try:
+                return self._replay(flat_inputs)
+            finally:
+                entered(-1)
+        return self._replay(flat_inputs)
+
+    def _replay(self, flat_inputs):
         if not state.active:
             program = self._program
             if program is None:

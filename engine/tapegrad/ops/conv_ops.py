@@ -209,6 +209,7 @@ def _conv_vjp_w(g, ans, x, w, **a):
 
 
 defvjp(CONV2D, _conv_vjp_x, _conv_vjp_w)
+CONV2D.hands_on = True        # (its filter's gradient takes the forward's windows)
 defjvp(CONV2D, lambda t, ans, x, w, **a: bind(CONV2D, (t, w), a),
        lambda t, ans, x, w, **a: bind(CONV2D, (x, t), a))
 
@@ -393,6 +394,7 @@ MAX_POOL_GRAD_GRAD = primitive("MaxPoolGradGrad", _take_at_max,
                                exempt=INTERNAL)    # (x, t) -> t at the maxima
 defshape(MAX_POOL_GRAD_GRAD, shape_rules.image_sizes("out_hw"))
 defvjp(MAX_POOL, lambda g, ans, x, **a: _handing_on(MAX_POOL_GRAD, (x, g), ans, x, a, "winners"))
+MAX_POOL.hands_on = True      # (its gradient scatters to the forward's winners)
 defjvp(MAX_POOL, lambda t, ans, x, **a: _handing_on(MAX_POOL_GRAD_GRAD, (x, t), ans, x, a,
                                                     "winners"))
 # The window's winner is piecewise constant in x: no gradient flows to it.
