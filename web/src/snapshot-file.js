@@ -44,7 +44,8 @@ export function packSnapshot(full, fresh = null) {
   };
   const runs = { data: [], kept: [] };
   let open = null;                 // [kind, start]
-  for (let p = 0; p <= full.length; p += PAGE) {
+  // (one step past the last page, partial or not, so that the run reaching the end is closed)
+  for (let p = 0; p < full.length + PAGE; p += PAGE) {
     const k = p < full.length ? kind(p) : "end";
     if (open && open[0] !== k) {
       if (open[0] !== "zero") runs[open[0]].push([open[1], Math.min(p, full.length) - open[1]]);
