@@ -40,6 +40,13 @@ class Call:
         bound.apply_defaults()
         return bound.arguments
 
+    def run(self, context, args, kwargs):
+        """The function called, inside the node's ``context`` where it has one."""
+        if context is None:
+            return self.fn(*args, **kwargs)
+        with context:
+            return self.fn(*args, **kwargs)
+
     def node_context(self, args, kwargs, ordinal):
         """The context every run of this node enters (None: none), made once per node."""
         if self.per_node is None:

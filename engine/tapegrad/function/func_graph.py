@@ -90,16 +90,21 @@ class FuncGraph:
     def _add(self, name, type_, inputs, slot, trace, dims=None, dtype=None):
         name = self._unique(name)
         outputs = []
-        if slot is not None:
-            t = trace.example(slot)
-            if t is not None:
-                dims = tuple(None if slot in trace.dynamic else d for d in t.shape)
-            view = GraphTensorView(f"{name}:0", dims, t.dtype if t is not None else dtype)
-            self._tensors[slot] = view
-            outputs.append(view)
         op = Operation(name, type_, inputs, outputs)
+        if slot is not None:
+            self._output(op, slot, trace, dims, dtype)
         self._ops.append(op)
         return op
+
+    def _output(self, op, slot, trace, dims=None, dtype=None):
+        """A new output of ``op`` holding ``slot``: the trace's shape and dtype there (a
+        value-dependent size unknown), else ``dims`` and ``dtype``."""
+        t = trace.example(slot)
+        if t is not None:
+            dims, dtype = tuple(None if slot in trace.dynamic else d for d in t.shape), t.dtype
+        view = GraphTensorView(f"{op.name}:{len(op.outputs)}", dims, dtype)
+        self._tensors[slot] = view
+        op.outputs.append(view)
 
     def _value(self, slot, trace):
         view = self._tensors.get(slot)
@@ -161,12 +166,7 @@ class FuncGraph:
             op = self._add(f"gradient_tape/{node[6]}", "SymbolicGradient", ins, None, trace)
             for slot in node[5]:
                 if slot is not None:
-                    view = GraphTensorView(f"{op.name}:{len(op.outputs)}", None, None)
-                    t = trace.example(slot)
-                    if t is not None:
-                        view = GraphTensorView(view.name, tuple(t.shape), t.dtype)
-                    self._tensors[slot] = view
-                    op.outputs.append(view)
+                    self._output(op, slot, trace)
 
     def _add_call(self, node, trace):
         _, call, _context, ins, outs, _guard, _shapes = node
@@ -174,11 +174,7 @@ class FuncGraph:
         op = self._add(call.op, call.op, inputs, None, trace)
         for slot in outs:
             if slot is not None:
-                t = trace.example(slot)
-                shape = tuple(None if slot in trace.dynamic else d for d in t.shape)
-                view = GraphTensorView(f"{op.name}:{len(op.outputs)}", shape, t.dtype)
-                self._tensors[slot] = view
-                op.outputs.append(view)
+                self._output(op, slot, trace)
 
     def get_operations(self):
         return list(self._ops)

@@ -358,13 +358,18 @@ class _WatchedShape(_Watched):
 
 
 class lifted:  # noqa: N801 - a context, named as one
-    """Code run out of the traces in progress (``tf.init_scope``): they do not see its ops,
-    draws and variables; what it makes is a constant to them."""
+    """Code run out of the traces in progress (``tf.init_scope``), or out of ``recorders``
+    (a ``@replayed`` call): they do not see its ops, draws and variables; what it makes is a
+    constant to them."""
+
+    def __init__(self, recorders=None):
+        self._paused = recorders
 
     def __enter__(self):
         active = state.active
         self._saved = active[:]
-        self._paused = [r for r in _recorders if r in active and not r.opaque]
+        if self._paused is None:
+            self._paused = [r for r in _recorders if r in active and not r.opaque]
         active[:] = [a for a in active if a not in self._paused]
         for r in self._paused:
             r.opaque += 1
@@ -392,20 +397,8 @@ def _trace_call(call, args, kwargs):
         return call.fn(*args, **kwargs)
     context = call.node_context(args, kwargs, seeing[-1].calls)
     first = _real_next_id()
-    saved = active[:]
-    active[:] = [a for a in saved if a not in seeing]
-    for r in seeing:
-        r.opaque += 1
-    try:
-        if context is None:
-            out = call.fn(*args, **kwargs)
-        else:
-            with context:
-                out = call.fn(*args, **kwargs)
-    finally:
-        for r in seeing:
-            r.opaque -= 1
-        active[:] = saved
+    with lifted(seeing):
+        out = call.run(context, args, kwargs)
     made = range(first + 1, _real_next_id())     # (a tensor made inside, not a result, that a
     for r in seeing:                              # gradient taken in the body uses: not replayable)
         r.made_in_python.update(dict.fromkeys(made, call.fn.__name__))
@@ -537,6 +530,11 @@ class TraceRecorder:
                 if open_inputs and open_inputs[i]:    # (a size the signature leaves open)
                     self.dynamic.add(self._slot[x._id])
 
+    def _new_slot(self, t):
+        """A new slot for tensor ``t``, which now stands for it."""
+        self._slot[t._id] = i = self._new(t)
+        return i
+
     def _new(self, example):
         """A new slot, for values like ``example`` (its shape and dtype are kept for listing)."""
         self.specs.append((tuple(example._value.shape), example.dtype))
@@ -554,20 +552,28 @@ class TraceRecorder:
         if not isinstance(prim, Primitive):
             self.fail(f"{getattr(prim, 'name', prim)!s} is not a primitive")
         ins = tuple(self.slot_of(x) for x in inputs)
-        slot = self._slot[out._id] = self._new(out)
-        if self.dynamic and not self.dynamic.isdisjoint(ins):
-            self.dynamic.add(slot)
-            if not self.valued.isdisjoint(ins):
-                self.valued.add(slot)
+        slot = self._new_slot(out)
+        self._shaped(slot, *self._inherited(ins))
         self.nodes.append((OP, prim, attrs, ins, slot))
+
+    def _inherited(self, ins):
+        """``(dynamic, valued)`` for a result of an op on the slots ``ins``: as its inputs."""
+        dynamic = bool(self.dynamic) and not self.dynamic.isdisjoint(ins)
+        return dynamic, dynamic and not self.valued.isdisjoint(ins)
+
+    def _shaped(self, slot, dynamic, valued):
+        """Notes that a replay may change ``slot``'s shape (``valued``: with the values)."""
+        if dynamic:
+            self.dynamic.add(slot)
+        if valued:
+            self.valued.add(slot)
 
     def any_dynamic(self, structure, within=None):
         """Whether a tensor in ``structure`` has a shape a replay may change (one of ``within``:
         default ``dynamic``)."""
-        slots, found = self.dynamic if within is None else within, []
-        map_leaves(lambda x: isinstance(x, Tensor) and self._slot.get(x._id) in slots
-                   and found.append(x), structure)
-        return bool(found)
+        slots = self.dynamic if within is None else within
+        return any(isinstance(x, Tensor) and self._slot.get(x._id) in slots
+                   for x in _leaves(structure))
 
     def on_call(self, call, context, args, kwargs, out):
         """A ``@replayed`` function ran on ``args`` and gave ``out`` (its tensors become slots);
@@ -587,11 +593,8 @@ class TraceRecorder:
         outs, shapes = [], []
         for x in _leaves(out):
             if isinstance(x, Tensor):
-                i = self._slot[x._id] = self._new(x)
-                if dynamic:
-                    self.dynamic.add(i)
-                if valued:
-                    self.valued.add(i)
+                i = self._new_slot(x)
+                self._shaped(i, dynamic, valued)
                 outs.append(i)
                 shapes.append(self.specs[i][0])
             else:
@@ -658,17 +661,11 @@ class TraceRecorder:
         # (a variable is the input of its read: ``(variable or input index,)`` stands for it)
         ins = tuple((self._variable_ref(x),) if isinstance(x, Variable) else self.slot_of(x)
                     for x in inputs)
-        slots = [i for i in ins if type(i) is int]
-        dynamic = self.dynamic and not self.dynamic.isdisjoint(slots)
-        valued = dynamic and not self.valued.isdisjoint(slots)
+        inherited = self._inherited([i for i in ins if type(i) is int])
         outs = []
         for c in out:
             if c is not None:
-                i = self._slot[c._id] = self._new(c)
-                if dynamic:
-                    self.dynamic.add(i)
-                if valued:
-                    self.valued.add(i)
+                self._shaped(self._new_slot(c), *inherited)
             outs.append(None if c is None else self._slot[c._id])
         self.nodes.append((VJP, vjp, attrs, tuple(wanted), ins, tuple(outs), prim.name))
 
@@ -726,20 +723,21 @@ class TraceRecorder:
             return _Out(self.slot_of(leaf)) if isinstance(leaf, Tensor) else leaf
         outputs = map_leaves(out, result)
         self.guard[0] = self.value_shape_read
-        if self.value_shape_read and _assigns(self.nodes):
+        if self.value_shape_read and _changes_state(self.nodes):
             self.fail("a shape that depends on values was read in Python, in a function that "
                       "updates variables, draws or prints")
         return TraceGraph(self, outputs)
 
 
-def _assigns(nodes):
+def _changes_state(nodes):
     """Whether ``nodes`` (branches and loop bodies included) update a variable or call a
     ``@replayed`` function that changes state (a draw, an optimizer's update, a print)."""
     for node in nodes:
         kind = node[0]
+        inner = (node[2][0], node[3][0]) if kind is COND else \
+            (node[3][0], node[4][0]) if kind is WHILE else ()
         if kind is ASSIGN or (kind is CALL and not node[1].pure) or \
-                (kind is COND and (_assigns(node[2][0]) or _assigns(node[3][0]))) or \
-                (kind is WHILE and (_assigns(node[3][0]) or _assigns(node[4][0]))):
+                any(_changes_state(nodes) for nodes in inner):
             return True
     return False
 
@@ -891,12 +889,7 @@ def _replay_call(node, vals):
 
     def fill(x):
         return vals[x.i] if isinstance(x, _Out) else x
-    args, kwargs = map_leaves(fill, args), map_leaves(fill, kwargs)
-    if context is None:
-        got = call.fn(*args, **kwargs)
-    else:
-        with context:
-            got = call.fn(*args, **kwargs)
+    got = call.run(context, map_leaves(fill, args), map_leaves(fill, kwargs))
     for slot, value, shape in zip(outs, _leaves(got), shapes):
         if slot is not None:
             if guard is not None and guard[0] and tuple(value._value.shape) != shape:
