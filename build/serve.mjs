@@ -20,8 +20,9 @@
 //
 //   node build/serve.mjs [--dir DIR] [--port N] [--allow-host NAME ...] [--allow-eval]
 //                        [--frame-ancestors SOURCES]
-//   (--allow-eval adds 'unsafe-eval' to script-src: only for the benchmark's peer pages, whose
-//   TensorFlow.js wasm backend evaluates strings; never for the playground)
+//   (--allow-eval adds 'unsafe-eval' and blob: to script-src and blob: to worker-src: only for the
+//   benchmark's peer pages, whose TensorFlow.js wasm backend evaluates strings and starts its
+//   threads from a blob; never for the playground)
 //                        (PORT env also sets the port; 0 picks a free one)
 import fs from "node:fs";
 import http from "node:http";
@@ -47,7 +48,7 @@ const allowedHostnames = new Set(["localhost", "127.0.0.1", "[::1]", ...extraHos
 // (web/index.html repeats it as a <meta> for hosts that send no headers; keep the two in step.)
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  args.includes("--allow-eval") ? "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'" : "script-src 'self' 'wasm-unsafe-eval'",
+  args.includes("--allow-eval") ? "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval' blob:" : "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   // Style attributes only (they cannot run code): Chromium's native editing writes one when typed
   // text replaces a selection in the editor (tests/browser/test_csp.py).
@@ -55,7 +56,7 @@ const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
-  "worker-src 'self'",
+  args.includes("--allow-eval") ? "worker-src 'self' blob:" : "worker-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

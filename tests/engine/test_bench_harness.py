@@ -216,3 +216,35 @@ def test_rounds_keep_their_places_so_that_round_i_pairs_with_round_i():
     merged = median_of_rounds([run(1.0), run(None), run(3.0), {"status": "failed", "results": []}])
     row = merged["results"][0]
     assert row["rounds"] == [1.0, None, 3.0, None] and row["value"] == 2.0
+
+
+def test_the_browser_table_adds_all_threads_against_one_and_against_tfjs_threads():
+    def row(col, case, rounds):
+        return {"column": col, "case": case, "unit": "ms/step", "value": sorted(rounds)[1], "rounds": rounds}
+    ids = ["pyodide-tapegrad", "tfjs-wasm", "pyodide-tapegrad-threads", "tfjs-wasm-threads"]
+    cols = [results.column(c.id, c.label, "chromium", {"status": "ok"}) for c in columns.BROWSER if c.id in ids]
+    rows = [row("pyodide-tapegrad", "W3-b256", [10.0, 12.0, 11.0]), row("tfjs-wasm", "W3-b256", [100.0, 90.0, 95.0]),
+            row("pyodide-tapegrad-threads", "W3-b256", [6.0, 6.0, 5.5]),
+            row("tfjs-wasm-threads", "W3-b256", [50.0, 45.0, 40.0]),
+            row("pyodide-tapegrad", "W2", [1.0, 1.0, 1.0]), row("tfjs-wasm", "W2", [2.0, 2.0, 2.0])]
+    report = results.make_report({"date": "d", "cpu": "c", "nproc": 2}, Policy().as_dict(), cols, rows,
+                                 "npm run bench", {"native": [], "chromium": ["W2", "W3-b256"]})
+    lines = results.render_markdown(report).splitlines()
+    header = next(ln for ln in lines if ln.startswith("| workload")).split(" | ")
+    assert header[-6:] == ["tapegrad (Pyodide) ÷ TF.js wasm (SIMD, 1 thread)", "verdict",
+                           "tapegrad (Pyodide), all threads ÷ tapegrad (Pyodide)", "verdict",
+                           "tapegrad (Pyodide), all threads ÷ TF.js wasm (SIMD, all threads)", "verdict |"]
+    w3 = next(ln for ln in lines if ln.startswith("| W3-b256 "))
+    assert w3.endswith("| 0.12× (0.10–0.13) | faster | 0.50× (0.50–0.60) | faster "
+                       "| 0.13× (0.12–0.14) | faster |")
+    w2 = next(ln for ln in lines if ln.startswith("| W2 "))
+    assert w2.endswith("| 1.00 | 2.00 | – | – | 0.50× (0.50–0.50) | faster | – | – | – | – |")   # no threaded W2
+
+
+def test_all_threads_columns_run_only_the_large_product_cases():
+    threaded = [c for c in columns.BROWSER if c.threads == "all"]
+    assert {c.id for c in threaded} == {"pyodide-tapegrad-threads", "tfjs-wasm-threads"}
+    assert all(c.cases == ("W3-b256", "CNN-step") for c in threaded)
+    assert all(c.threads == "1" and not c.cases for c in columns.BROWSER if c not in threaded)
+    assert "CNN" in cases.BROWSER_GROUPS                    # the CNN step runs in Chromium too
+    assert {c.id for c in columns.select("tfjs", "chromium")} == {"tfjs-wasm", "tfjs-wasm-threads"}

@@ -1,5 +1,6 @@
 """Shared helpers for the native checks of the Pyodide build, server and runner."""
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -21,8 +22,11 @@ def dist_info():
 
 
 def run_build(*args, cwd=ROOT):
+    # Throwaway builds: the first visit's large files at brotli quality 9, not 11 (each build's
+    # snapshot is new, and quality 11 takes about 95 s of it; build/precompress.mjs).
     return subprocess.run([sys.executable, str(ROOT / "build" / "build_dist.py"), *map(str, args)],
-                          cwd=cwd, capture_output=True, text=True, timeout=300)
+                          cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "TAPEGRAD_BROTLI_BEST": "0"})
 
 
 def copy_cache(dest: Path) -> Path:

@@ -4,6 +4,7 @@ precompressed brotli and gzip copies sent as Accept-Encoding allows."""
 import http.client
 import os
 import re
+from pathlib import Path
 import subprocess
 import urllib.error
 from urllib.parse import urlparse
@@ -135,6 +136,20 @@ def test_every_text_asset_has_brotli_and_gzip_copies(dist_info):
         assert f"{dist_info['pyodide_dir']}/{big}.br" in files, big
 
 
+def test_a_first_visit_file_is_compressed_at_brotlis_best(dist_info):
+    """The large files every first visit fetches (build/precompress.mjs FIRST_VISIT) get quality
+    11, the others above 1 MB quality 9: Pyodide's WebAssembly 2.27 MB against 2.63 at 9."""
+    wasm = DIST / dist_info["pyodide_dir"] / "pyodide.asm.wasm"
+    br = Path(f"{wasm}.br").read_bytes()
+    assert brotli_decompress(br) == wasm.read_bytes()
+    r = subprocess.run(["node", "-e", "const z = require('zlib'); const b = require('fs').readFileSync(process.argv[1]);"
+                        "process.stdout.write(String(z.brotliCompressSync(b, {params: {[z.constants.BROTLI_PARAM_QUALITY]: 9,"
+                        "[z.constants.BROTLI_PARAM_LGWIN]: 24}}).length))", str(wasm)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert len(br) < 0.93 * int(r.stdout), (len(br), r.stdout)
+
+
 @pytest.mark.parametrize("path", ["", "playground.js", "playground.css", "tapegrad-playground.js"])
 def test_brotli_for_clients_that_accept_it(base_url, dist_info, path):
     if path.startswith("playground."):
@@ -185,7 +200,8 @@ def test_content_security_policy_and_referrer_policy_everywhere(base_url, dist_i
 
 
 def test_eval_is_allowed_only_when_asked_for_the_benchmark(dist_info):
-    """--allow-eval (the benchmark's TF.js peer pages) adds 'unsafe-eval' and nothing else."""
+    """--allow-eval (the benchmark's TF.js peer pages) adds 'unsafe-eval', and blob: scripts and
+    workers (TF.js's threaded module starts its threads from a blob), and nothing else."""
     proc, url = start_server("--allow-eval")
     try:
         _, h, _ = get(url + "/")
@@ -193,7 +209,8 @@ def test_eval_is_allowed_only_when_asked_for_the_benchmark(dist_info):
         proc.terminate()
         proc.wait(timeout=10)
     csp = {d.split()[0]: d.split()[1:] for d in h["Content-Security-Policy"].split("; ")}
-    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]
+    assert csp["script-src"] == ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'", "blob:"]
+    assert csp["worker-src"] == ["'self'", "blob:"]
     assert csp["default-src"] == ["'self'"] and csp["connect-src"] == ["'self'"]
 
 

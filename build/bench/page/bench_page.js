@@ -9,6 +9,7 @@ const message = {
   cases: (params.get("cases") ?? "").split(",").filter(Boolean),
   policy: JSON.parse(params.get("policy") ?? "{}"),
   env: JSON.parse(params.get("env") ?? "{}"),
+  threads: params.get("threads") ?? "1",     // "1", or "all": navigator.hardwareConcurrency
 };
 const state = document.getElementById("state");
 const log = (text) => { document.getElementById("log").textContent += text + "\n"; };

@@ -87,7 +87,7 @@ def _with_figures(info: dict) -> dict:
 
 
 def _measure(browser, base: str, col, case_ids, policy, outside) -> dict:
-    query = urlencode({"peer": col.peer, "cases": ",".join(case_ids),
+    query = urlencode({"peer": col.peer, "cases": ",".join(case_ids), "threads": col.threads,
                        "policy": json.dumps(policy.as_dict()), "env": json.dumps(col.env)})
     context = browser.new_context()
     try:
@@ -156,11 +156,14 @@ def run(cols, case_ids, policy, boot_runs: int = 3, rounds: int = 1):
         runs: dict[str, list[dict]] = {col.id: [] for col in cols}
         for r in range(rounds if measured else 0):
             for col in (cols if r % 2 == 0 else cols[::-1]):
-                if runs[col.id] and runs[col.id][-1].get("status") != "ok":
-                    continue       # a column that failed is not tried again
-                log(f"chromium {col.id}: {len(measured)} case(s), round {r + 1}/{rounds}")
-                runs[col.id].append(_measure(browser, server.url, col, measured, policy, outside[col.id]))
+                mine = [c for c in measured if not col.cases or c in col.cases]
+                if not mine or (runs[col.id] and runs[col.id][-1].get("status") != "ok"):
+                    continue       # nothing of its cases asked, or a column that failed is not tried again
+                log(f"chromium {col.id}: {len(mine)} case(s), round {r + 1}/{rounds}")
+                runs[col.id].append(_measure(browser, server.url, col, mine, policy, outside[col.id]))
         for col in cols:
+            if not runs[col.id] and (measured or col.cases):
+                continue           # a column none of whose cases was asked for
             info = median_of_rounds(runs[col.id]) if measured else {"status": "ok", "results": []}
             if want_boot and col.id in ("pyodide-tapegrad", "tfjs-wasm") and info.get("status") == "ok":
                 log(f"chromium {col.id}: time to first gradient, {boot_runs} cold + warm runs")

@@ -128,7 +128,7 @@ CASES += FIRST_GRADIENT_CASES
 BY_ID = {c.id: c for c in CASES}
 GROUPS = sorted({c.group for c in CASES})
 NATIVE_GROUPS = ("W1", "W2", "W3", "W4", "W5", "W6", "CNN")
-BROWSER_GROUPS = ("W2", "W3", "W4", "TTFG")
+BROWSER_GROUPS = ("W2", "W3", "W4", "CNN", "TTFG")
 
 
 def select(only: str | None = None, groups=None) -> list[Case]:

@@ -16,7 +16,12 @@ class Column:
     peer: str = ""             # run_peer's name (native), or the browser page's peer
     venv: str = ".bench-venv"  # native: the environment whose python runs it
     env: dict = field(default_factory=dict)
+    threads: str = "1"         # browser: "1", or "all" (navigator.hardwareConcurrency)
+    cases: tuple = ()          # the only cases this column runs (empty: every case of its environment)
 
+
+# The browser cases measured with every thread as well as with one.
+THREADED_CASES = ("W3-b256", "CNN-step")
 
 NATIVE = [
     Column("tapegrad", "tapegrad", "tapegrad", "native", "tapegrad", ".venv"),
@@ -37,6 +42,12 @@ BROWSER = [
            "tapegrad", env={"TAPEGRAD_KERNELS": "0"}),
     Column("pyodide-numpy", "Pyodide NumPy, hand-written backward", "numpy", "chromium", "numpy"),
     Column("tfjs-wasm", "TF.js wasm (SIMD, 1 thread)", "tfjs", "chromium", "tfjs"),
+    # All cores (issue 34, item 3): tapegrad with the page's kernel pool attached
+    # (web/src/kernel-pool.js), TF.js with its threaded SIMD module; only the large-product cases.
+    Column("pyodide-tapegrad-threads", "tapegrad (Pyodide), all threads", "tapegrad", "chromium",
+           "tapegrad", threads="all", cases=THREADED_CASES),
+    Column("tfjs-wasm-threads", "TF.js wasm (SIMD, all threads)", "tfjs", "chromium", "tfjs",
+           threads="all", cases=THREADED_CASES),
 ]
 
 FAMILIES = sorted({c.family for c in NATIVE + BROWSER})

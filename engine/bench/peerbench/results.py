@@ -14,10 +14,13 @@ SCHEMA = 1
 UNIT_LABELS = {"us/op": "µs/op", "ms/step": "ms/step", "ms": "ms", "GFLOP/s": "GFLOP/s ↑", "s": "s"}
 ENVIRONMENTS = {
     "native": "Native (CPython, one thread)",
-    "chromium": "Headless Chromium (WebAssembly, one thread)",
+    "chromium": "Headless Chromium (WebAssembly; one thread but in the \"all threads\" columns)",
 }
-# Per environment: the column the ratio is taken for, and the peer it is compared with.
-RATIO = {"native": ("tapegrad", "torch"), "chromium": ("pyodide-tapegrad", "tfjs-wasm")}
+# Per environment: the ratios shown, each (the column it is taken for, the one it is compared with):
+# tapegrad against its peer, and in Chromium also all threads against one, and against TF.js's.
+RATIO = {"native": [("tapegrad", "torch")],
+         "chromium": [("pyodide-tapegrad", "tfjs-wasm"), ("pyodide-tapegrad-threads", "pyodide-tapegrad"),
+                      ("pyodide-tapegrad-threads", "tfjs-wasm-threads")]}
 # Check values are compared with this column's (hand-written derivatives), else the first one.
 CHECK_REFERENCE = {"native": "numpy", "chromium": "pyodide-numpy"}
 CHECK_TOLERANCE = 1e-3
@@ -160,17 +163,16 @@ def render_table(report: dict, where: str) -> str:
     cell = {(r["column"], r["case"]): r for r in report["results"] if r["column"] in ids}
     asked = set(report.get("cases", {}).get(where, ())) | {case for _, case in cell}
     cases = [c for c in CASES if c.id in asked]
-    mine, theirs = RATIO[where]
-    show_ratio = mine in ids and theirs in ids
+    pairs = [(mine, theirs) for mine, theirs in RATIO[where] if mine in ids and theirs in ids]
     label = {c["id"]: c["label"] for c in cols}
     head = ["workload", "unit", *[c["label"] for c in cols]]
-    if show_ratio:
+    for mine, theirs in pairs:
         head += [f"{label[mine]} ÷ {label[theirs]}", "verdict"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
     for case in cases:
         cells = [f"{case.id} {case.title}", UNIT_LABELS.get(case.unit, case.unit)]
         cells += [_cell(cell.get((c["id"], case.id)), c) for c in cols]
-        if show_ratio:
+        for mine, theirs in pairs:
             a, b = cell.get((mine, case.id), {}), cell.get((theirs, case.id), {})
             cells += ratio_cells(paired_ratio(case.id, a, b))
         lines.append("| " + " | ".join(cells) + " |")
@@ -208,7 +210,7 @@ def render_markdown(report: dict) -> str:
              + (f"; each cell the median of {rounds} rounds, native and browser, the columns run one after "
                 f"another in alternating order (each round's value in the JSON; the first-gradient times are "
                 f"medians of their own fresh profiles). " if rounds > 1 else ". ") +
-             "Every peer one thread. ↑ = higher is better; ratio > 1 = tapegrad slower. Each ratio is "
+             "Every peer one thread, but the browser's \"all threads\" columns. ↑ = higher is better; ratio > 1 = tapegrad slower. Each ratio is "
              "paired: round i of tapegrad's column against round i of the peer's (the first-gradient "
              "rows: run i against run i), the median of those ratios with their range in brackets; "
              "the verdict is \"faster\" only when tapegrad was faster in every pair, \"slower\" when "

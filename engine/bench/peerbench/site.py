@@ -3,6 +3,7 @@
     index.html, bench_page.js, *_worker.js   build/bench/page/
     pyodide-<version>/                       dist/'s Pyodide with tapegrad's wheel (link; its name is
                                              dist/build-info.json's pyodide_dir)
+    assets/                                  dist/'s page scripts (link): the kernel pool's workers
     site_config.js                           sets PYODIDE_DIR to that folder for pyodide_worker.js
     tfjs/, tfjs-backend-wasm/                the npm packages' dist folders (links; .wasm included)
     py/                                      peerbench's modules that run in Pyodide + manifest.json
@@ -81,6 +82,7 @@ def assemble(case_ids, with_tfjs: bool = True) -> Path:
     for f in PAGE.iterdir():
         shutil.copy(f, SITE / f.name)
     _link(ROOT / "dist" / info["pyodide_dir"], SITE / info["pyodide_dir"])
+    _link(ROOT / "dist" / "assets", SITE / "assets")     # the kernel pool (all-threads column)
     (SITE / "site_config.js").write_text(f"self.PYODIDE_DIR = {json.dumps(info['pyodide_dir'] + '/')};\n")
     if with_tfjs:
         _link(NODE_MODULES / "tfjs" / "dist", SITE / "tfjs")
