@@ -249,11 +249,28 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
 
 
 # -- reduce_sum and unbroadcast -----------------------------------------------------------------
+class ListedAxes(tuple):
+    """One reduction axis given as a list (``axis=[0]``): a tuple as any other to every rule; a
+    traced graph lists it as TensorFlow does, a ``Const`` of shape (1,) rather than the scalar
+    ``axis=0`` gives (function/func_graph.py)."""
+    __slots__ = ()
+    listed = True
+
+
 def reduction_axes(axis, ndim, op):
     """``axis`` of a reduction as a sorted tuple of non-negative axes (None: all)."""
     if axis is None:
         return None
-    return tuple(sorted(checks.axes(op, axis, ndim)))   # TF's acceptance and errors (checks/)
+    axes = tuple(sorted(checks.axes(op, axis, ndim)))   # TF's acceptance and errors (checks/)
+    return ListedAxes(axes) if len(axes) == 1 and _listed(axis) else axes
+
+
+def _listed(axis):
+    """Whether ``axis`` was given as a sequence (a list, tuple, array or tensor of rank 1)."""
+    if isinstance(axis, (list, tuple)):
+        return True
+    shape = getattr(axis, "shape", None)
+    return shape is not None and len(shape) == 1
 
 
 def kept_shape(shape, axes):

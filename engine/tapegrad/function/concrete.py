@@ -37,11 +37,12 @@ class ConcreteFunction:
         self.name = f"__inference_{function._name}_{next(_inference_ids)}".encode()
         self._input_specs = self._named_specs()
         first, self._trace_graph = self._trace(1, hide_prints=not tracing, record=True)
+        self._second_graph = None       # the size-2 trace's graph: which op dimensions are open
         dims = [tuple(t.shape) if isinstance(t, Tensor) else None for t in _leaves(first)]
         if self._has_unknown_dims():
-            second = _leaves(self._second_trace())
+            second, self._second_graph = self._second_trace()
             dims = [common_dims(a, tuple(b.shape)) if isinstance(b, Tensor) else a
-                    for a, b in zip(dims, second)]
+                    for a, b in zip(dims, _leaves(second))]
         names = (f"Identity:0" if i == 0 else f"Identity_{i}:0" for i in itertools.count())
         flat = [GraphTensorView(next(names), d, t.dtype) if isinstance(t, Tensor) else t
                 for t, d in zip(_leaves(first), dims)]
@@ -52,15 +53,22 @@ class ConcreteFunction:
         self._graph = None
 
     def _second_trace(self):
-        """The hidden trace with unknown dimensions of size 2. A SparseTensor's dense shape is a
+        """The hidden trace with unknown dimensions of size 2, and its graph (None where it could
+        not be recorded), which is not kept for calls. A SparseTensor's dense shape is a
         graph input whose values TensorFlow's graph does not know, so its known dimensions change
         too (1 added) where the body allows it: what follows them is unknown, as in TensorFlow."""
         if any(isinstance(s, composites.SPARSE) for s in nest.flatten(self._input_specs)):
             try:
-                return self._trace(2, hide_prints=True, sparse_shapes_open=True)
+                return self._recorded_second_trace(sparse_shapes_open=True)
             except Exception:      # the body needs the spec's known dimensions: keep them
                 pass
-        return self._trace(2, hide_prints=True)
+        return self._recorded_second_trace()
+
+    def _recorded_second_trace(self, **how):
+        try:
+            return self._trace(2, hide_prints=True, record=True, keep=False, **how)
+        except Exception:          # only recording it failed: the result alone, as before
+            return self._trace(2, hide_prints=True, **how), None
 
     def _has_unknown_dims(self):
         """Whether an input has dimensions the trace leaves unknown (a composite's always has)."""
@@ -100,9 +108,10 @@ class ConcreteFunction:
             return leaf
         return [map_structure(example, v) for v in self._templates]
 
-    def _trace(self, unknown_size, hide_prints, record=False, sparse_shapes_open=False):
+    def _trace(self, unknown_size, hide_prints, record=False, sparse_shapes_open=False, keep=True):
         """Runs the Python function on example arguments, its assignments undone; with
-        ``record``, returns ``(result, graph)`` and keeps the graph for calls of these shapes."""
+        ``record``, returns ``(result, graph)`` and (``keep``) keeps the graph for calls of these
+        shapes."""
         named = list(zip(self._names, self._example(unknown_size, sparse_shapes_open)))
         values = with_symbolic_names(named, tensor_dims(self._pattern))
         with UndoAssignments():
@@ -110,7 +119,8 @@ class ConcreteFunction:
                 return self._function._run(values, named, hide_prints)
             flat = flat_inputs(values)
             result, graph = self._function._run(values, named, hide_prints, record=flat)
-        self._function._graphs.setdefault(self._pattern, {})[input_shapes(flat)] = graph
+        if keep:
+            self._function._graphs.setdefault(self._pattern, {})[input_shapes(flat)] = graph
         return result, graph
 
     @property
@@ -119,7 +129,7 @@ class ConcreteFunction:
         ``as_graph_def()``): see ``func_graph``."""
         if self._graph is None:
             self._graph = FuncGraph(self.name.decode(), self._trace_graph, self.inputs,
-                                    self.outputs)
+                                    self.outputs, self._second_graph)
         return self._graph
 
     @property

@@ -7,7 +7,10 @@ each variable the graph captures, as TensorFlow's resource handles), ``Const`` f
 the primitive's op name for each op, ``ReadVariableOp`` / ``AssignVariableOp`` /
 ``AssignAddVariableOp`` / ``AssignSubVariableOp`` for variables and ``Identity`` for each output;
 a reduction's axes are a ``Const`` input listed before it, as TensorFlow's
-(``Sum/reduction_indices``, ``ArgMax/dimension``, or ``Const`` for all axes).
+(``Sum/reduction_indices``, ``ArgMax/dimension``, or ``Const`` for all axes), and so are
+Reshape's shape, ConcatV2's axis and Transpose's perm (``Reshape/shape``...). An op's shape is
+unknown where it follows a signature's unknown dimension (told by the hidden trace with other
+sizes that ``ConcreteFunction`` runs), as TensorFlow's graph infers it.
 An engine function called again on each replay (``replayed.py``: a random draw, ``Unique``)
 is one node of the TensorFlow op type it declares, with one output per tensor it gives; a
 value-dependent shape is listed as unknown (``None``), as TensorFlow's.
@@ -61,11 +64,12 @@ class GraphDef:
 class FuncGraph:
     """The graph of one trace (see the module docstring)."""
 
-    def __init__(self, name, trace, input_views, output_views):
+    def __init__(self, name, trace, input_views, output_views, second=None):
         self.name = name
         self._ops = []
         self._names = {}
         self._tensors = {}              # slot -> GraphTensorView
+        self._open = _open_dims(trace, second)
         self.inputs = []
         for (_, slot), view in zip(trace.inputs, input_views):
             op = self._add(view.name.rpartition(":")[0], "Placeholder", [], None, trace)
@@ -79,7 +83,9 @@ class FuncGraph:
         flat = [x for x in _flat(trace.outputs) if isinstance(x, _Out)]
         for out, view in zip(flat, output_views):
             ident = self._add("Identity", "Identity", [self._value(out.i, trace)], None, trace)
-            self.outputs.append(ident.outputs[0] if view is None else view)
+            if view is not None:
+                ident.outputs.append(view)
+            self.outputs.append(ident.outputs[0])
         self.inputs += list(self._captured.values())
 
     def _unique(self, base):
@@ -101,7 +107,8 @@ class FuncGraph:
         value-dependent size unknown), else ``dims`` and ``dtype``."""
         t = trace.example(slot)
         if t is not None:
-            dims, dtype = tuple(None if slot in trace.dynamic else d for d in t.shape), t.dtype
+            seen = self._open.get(slot, t.shape)
+            dims, dtype = tuple(None if slot in trace.dynamic else d for d in seen), t.dtype
         view = GraphTensorView(f"{op.name}:{len(op.outputs)}", dims, dtype)
         self._tensors[slot] = view
         op.outputs.append(view)
@@ -114,8 +121,8 @@ class FuncGraph:
 
     def _axis_const(self, op, attrs, ins, trace):
         """TensorFlow's reductions take their axes as a tensor input, a ``Const`` node listed
-        before the op: ``Sum/reduction_indices`` for axes given (one axis shown as the scalar
-        an ``axis=k`` call gives), ``Const`` with one entry per input dimension for all axes,
+        before the op: ``Sum/reduction_indices`` for axes given (one axis a scalar for
+        ``axis=k``, of shape (1,) for ``axis=[k]``), ``Const`` with one entry per input dimension for all axes,
         ``ArgMax/dimension`` for an arg reduction. Ours hold the axes as a setting."""
         if op not in _REDUCTIONS and op not in _ARG_REDUCTIONS:
             return []
@@ -126,9 +133,25 @@ class FuncGraph:
             shape = trace.example(ins[0]).shape if ins else None
             base, dims = None, None if shape is None else (len(shape),)
         else:
-            base, dims = "reduction_indices", () if len(axes) == 1 else (len(axes),)
+            listed = getattr(axes, "listed", False)      # axis=[0] (ground.ListedAxes)
+            base, dims = "reduction_indices", () if len(axes) == 1 and not listed else (len(axes),)
         name = self._unique("Const" if base is None else f"{self._next_name(op)}/{base}")
         view = GraphTensorView(f"{name}:0", dims, _INT32)
+        self._ops.append(Operation(name, "Const", [], [view]))
+        return [view]
+
+    def _setting_const(self, op, attrs):
+        """A setting TensorFlow's op takes as a tensor input (``_SETTING_INPUTS``: Reshape's
+        shape, ConcatV2's axis, Transpose's perm), ours as an attribute: a ``Const`` listed
+        before the op, named ``op/input`` as TensorFlow names it."""
+        if op not in _SETTING_INPUTS:
+            return []
+        attr, scalar = _SETTING_INPUTS[op]
+        value = attrs.get(attr)
+        if value is None:
+            return []
+        name = self._unique(f"{self._next_name(op)}/{attr}")
+        view = GraphTensorView(f"{name}:0", () if scalar else (len(value),), _INT32)
         self._ops.append(Operation(name, "Const", [], [view]))
         return [view]
 
@@ -150,8 +173,9 @@ class FuncGraph:
         if kind is OP:
             _, prim, attrs, ins, slot = node
             inputs = [self._value(i, trace) for i in ins]
-            axis = self._axis_const(prim.name, attrs, ins, trace)
-            self._add(prim.name, prim.name, inputs + axis, slot, trace)
+            setting = self._axis_const(prim.name, attrs, ins, trace) or \
+                self._setting_const(prim.name, attrs)
+            self._add(prim.name, prim.name, inputs + setting, slot, trace)
         elif kind is READ:
             self._add("ReadVariableOp", "ReadVariableOp", [self._handle(node[1])], node[2], trace)
         elif kind is ASSIGN:
@@ -193,6 +217,8 @@ class FuncGraph:
 
 
 _REDUCTIONS = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"}
+# op -> (its attribute TensorFlow takes as an input, whether that input is a scalar)
+_SETTING_INPUTS = {"Reshape": ("shape", False), "ConcatV2": ("axis", True), "Transpose": ("perm", False)}
 _ARG_REDUCTIONS = {"ArgMax", "ArgMin"}
 
 
@@ -204,6 +230,41 @@ class _Resource:
 
 
 _RESOURCE = _Resource()
+
+
+def _out_slots(node):
+    """The slots a node gives (None where an output is not a tensor)."""
+    kind = node[0]
+    if kind is OP:
+        return [node[4]]
+    if kind is READ:
+        return [node[2]]
+    if kind is CALL:
+        return list(node[4])
+    if kind is VJP:
+        return list(node[5])
+    return []
+
+
+def _open_dims(first, second):
+    """slot of ``first`` -> its dimensions with None where the trace with an open signature's
+    unknown sizes 1 (``first``) and the hidden one with sizes 2 (``second``) saw different sizes:
+    the dimensions that follow the open ones, which TensorFlow's graph shows unknown. Empty when
+    there is no second trace or it recorded other ops (the body took another path)."""
+    if second is None or len(first.nodes) != len(second.nodes) or any(
+            a[0] is not b[0] or (a[0] is OP and a[1] is not b[1]) for a, b in zip(first.nodes, second.nodes)):
+        return {}
+    pairs = [(a, b) for (_, a), (_, b) in zip(first.inputs, second.inputs)]
+    for a, b in zip(first.nodes, second.nodes):
+        pairs += zip(_out_slots(a), _out_slots(b))
+    out = {}
+    for a, b in pairs:
+        if not isinstance(a, int) or not isinstance(b, int):
+            continue
+        sa, sb = first.example(a).shape, second.example(b).shape
+        if sa is not None and sb is not None and len(sa) == len(sb):
+            out[a] = tuple(x if x == y else None for x, y in zip(sa, sb))
+    return out
 
 
 def _flat(structure):

@@ -39,11 +39,13 @@ def function_graph_doc(graph, label="graph"):
         for index, t in enumerate(op.inputs):
             if t.name in ids:
                 g.add_edge(ids[t.name], oid, index=index)
-        for t in op.outputs:
+        # (an Identity is the function's output: its box ends the graph, with no tensor after it)
+        outputs = [] if op.type == "Identity" else op.outputs
+        for t in outputs:
             ids[t.name] = tid = f"t{len(ids)}"
             g.add_node(tid, kind="tensor", label=t.name, value=_value(t), order=len(g))
             g.add_edge(oid, tid, index=0)
-        forward.append({"op": oid, "output": ids[op.outputs[0].name] if op.outputs else oid,
+        forward.append({"op": oid, "output": ids[outputs[0].name] if outputs else oid,
                         "record": len(forward), "line": None})
     coords, layers = layered_layout(g)
     nodes = []

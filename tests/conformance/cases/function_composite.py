@@ -394,12 +394,6 @@ def case_graph_reduction_axis_given_as_a_list(tf):
     return [repr(op.outputs[0]) for op in g.get_operations() if op.type == "Const"]
 
 
-# Known divergence (a strict xfail in test_conformance.py): a reduction's axes reach the trace
-# as a tuple, whether given as ``axis=0`` or ``axis=[0]``, so a single axis is shown as the
-# scalar Const TensorFlow makes for ``axis=0``.
-case_graph_reduction_axis_given_as_a_list.known_divergence = (
-    "one reduction axis given as a list shows as a scalar Const (TensorFlow: shape (1,))")
-
 
 def case_ragged_concrete_function_refuses_a_dense_tensor(tf):
     @tf.function

@@ -165,6 +165,30 @@ def case_concrete_function_graph_operations(tf):
             [n.op for n in graph.as_graph_def().node])
 
 
+def case_concrete_function_graph_shapes_follow_an_open_dimension(tf):
+    # Every op's output shape, as graph construction infers it: unknown where it follows the
+    # signature's unknown batch size, known elsewhere.
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        h = tf.nn.relu(tf.matmul(x, tf.ones([3, 4])) + 1.0)
+        flat = tf.reshape(h, [-1])
+        both = tf.concat([h, h], axis=1)
+        return tf.reduce_sum(h, axis=1), tf.reduce_mean(h), flat, tf.transpose(both)
+    graph = f.get_concrete_function().graph
+    return [(op.type, [str(t.shape) for t in op.outputs]) for op in graph.get_operations()]
+
+
+def case_concrete_function_graph_shapes_of_an_image_batch(tf):
+    @tf.function(input_signature=[tf.TensorSpec([None, 8, 8, 1], tf.float32)])
+    def f(images):
+        h = tf.nn.conv2d(images, tf.ones([3, 3, 1, 2]), 1, "VALID")
+        h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+        return tf.reduce_max(h, axis=[1, 2])
+    graph = f.get_concrete_function().graph
+    return [(op.type, [str(t.shape) for t in op.outputs]) for op in graph.get_operations()
+            if op.type != "Const"]
+
+
 def case_concrete_function_graph_reads_variables(tf):
     v = tf.Variable(2.0)
 
