@@ -86,3 +86,15 @@ def test_the_playground_sends_the_run_s_traced_functions_with_its_graph():
     page = Page()
     runtime.graph.send_graph(page, cap, [])
     assert "functions" not in page.of("graph")[0]
+
+
+def test_an_open_signature_s_graph_shows_unknown_sizes_and_setting_constants():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def flat(x):
+        return tf.reshape(tf.nn.relu(x) * 2.0, [-1])
+    doc = function_graph_doc(flat.get_concrete_function().graph, "flat")
+    shapes = {n["label"]: n["value"]["shape"] for n in doc["nodes"] if n["kind"] in ("tensor", "watched")}
+    assert shapes == {"x": [None, 3], "Relu:0": [None, 3], "Mul:0": [None, 3], "Reshape:0": [None]}
+    constants = {n["label"]: n["value"]["shape"] for n in doc["nodes"] if n["kind"] == "constant"}
+    assert constants["Reshape/shape"] == [1]               # the setting TensorFlow takes as an input
+    json.dumps(doc, allow_nan=False)
