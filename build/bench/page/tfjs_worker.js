@@ -23,7 +23,7 @@ async function initBackend(threads = "1") {
   const simd = await tf.env().getAsync("WASM_HAS_SIMD_SUPPORT");
   if (!simd) throw new Error("this browser runs TF.js wasm without SIMD");
   const count = threads === "all" ? tf.wasm.getThreadsCount() : 1;
-  if (threads === "all" && !(count > 1)) {
+  if (threads === "all" && count < 2) {     // TF.js 4.22: tensorflow/tfjs#8513
     throw new Error(`asked for ${navigator.hardwareConcurrency} threads (setThreadsCount, the threaded SIMD ` +
                     `module loaded), TF.js ${tf.version_core} runs ${count} (getThreadsCount)`);
   }

@@ -135,10 +135,7 @@ class FuncGraph:
         else:
             listed = getattr(axes, "listed", False)      # axis=[0] (ground.ListedAxes)
             base, dims = "reduction_indices", () if len(axes) == 1 and not listed else (len(axes),)
-        name = self._unique("Const" if base is None else f"{self._next_name(op)}/{base}")
-        view = GraphTensorView(f"{name}:0", dims, _INT32)
-        self._ops.append(Operation(name, "Const", [], [view]))
-        return [view]
+        return self._const_input("Const" if base is None else f"{self._next_name(op)}/{base}", dims)
 
     def _setting_const(self, op, attrs):
         """A setting TensorFlow's op takes as a tensor input (``_SETTING_INPUTS``: Reshape's
@@ -150,8 +147,12 @@ class FuncGraph:
         value = attrs.get(attr)
         if value is None:
             return []
-        name = self._unique(f"{self._next_name(op)}/{attr}")
-        view = GraphTensorView(f"{name}:0", () if scalar else (len(value),), _INT32)
+        return self._const_input(f"{self._next_name(op)}/{attr}", () if scalar else (len(value),))
+
+    def _const_input(self, base, dims):
+        """An int32 ``Const`` node named after ``base``, listed now (before the op it feeds)."""
+        name = self._unique(base)
+        view = GraphTensorView(f"{name}:0", dims, _INT32)
         self._ops.append(Operation(name, "Const", [], [view]))
         return [view]
 
@@ -217,9 +218,9 @@ class FuncGraph:
 
 
 _REDUCTIONS = {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any"}
+_ARG_REDUCTIONS = {"ArgMax", "ArgMin"}
 # op -> (its attribute TensorFlow takes as an input, whether that input is a scalar)
 _SETTING_INPUTS = {"Reshape": ("shape", False), "ConcatV2": ("axis", True), "Transpose": ("perm", False)}
-_ARG_REDUCTIONS = {"ArgMax", "ArgMin"}
 
 
 class _Resource:
